@@ -1,0 +1,116 @@
+"""`.gitcurator.yaml`: defaults, loading and validation into a frozen Config."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from gitcurator import schemas
+from gitcurator.errors import ConfigError
+
+CONFIG_FILE = ".gitcurator.yaml"
+
+DEFAULT_CONFIG_TEXT = """\
+# gitcurator configuration: https://github.com/gitcurator/gitcurator#configuration
+# skills_dir: skills      # where the skills live, if not at the repository root
+curator:
+  enabled: true
+  interval_hours: 168      # a week between automatic passes
+  min_idle_hours: 2
+  stale_after_days: 30
+  archive_after_days: 90
+  consolidate: false       # the LLM pass is opt-in
+  min_age_days: 7          # the LLM never merges skills younger than this
+  min_retention: 0.5       # share of an absorbed skill's content its umbrella must keep
+  prune_builtins: false
+  protect: []              # names or globs the curator must never touch
+llm:
+  base_url: null           # any OpenAI-compatible endpoint; null = the openai default
+  model: null
+  api_key_env: OPENAI_API_KEY
+  max_requests: 50
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class CuratorPolicy:
+    enabled: bool = True
+    interval_hours: float = 168
+    min_idle_hours: float = 2
+    stale_after_days: float = 30
+    archive_after_days: float = 90
+    consolidate: bool = False
+    min_age_days: float = 7
+    min_retention: float = 0.5
+    prune_builtins: bool = False
+    protect: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class LlmSettings:
+    base_url: str | None = None
+    model: str | None = None
+    api_key_env: str = "OPENAI_API_KEY"
+    max_requests: int = 50
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    skills_dir: str = ""
+    curator: CuratorPolicy = field(default_factory=CuratorPolicy)
+    llm: LlmSettings = field(default_factory=LlmSettings)
+
+
+def parse_config(text: str, source: str = CONFIG_FILE) -> Config:
+    """Parse and validate the text of a config file; errors name the key and the problem."""
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{source}: not valid YAML: {_yaml_problem(exc)}") from None
+    if doc is None:
+        return Config()
+    if not isinstance(doc, dict):
+        raise ConfigError(f"{source}: must be a mapping of settings, not {type(doc).__name__}")
+    found = schemas.problems(doc, "config")
+    if found:
+        raise ConfigError(f"{source}: " + "; ".join(_friendly(p) for p in found))
+    return _build(doc, source)
+
+
+def _build(doc: dict[str, Any], source: str) -> Config:
+    cur = dict(doc.get("curator") or {})
+    if "protect" in cur:
+        cur["protect"] = tuple(cur["protect"])
+    skills_dir = str(doc.get("skills_dir") or "").strip("/")
+    if skills_dir and (skills_dir.startswith("/") or ".." in skills_dir.split("/")):
+        raise ConfigError(
+            f"{source}: skills_dir {skills_dir!r} must be a folder inside the repository"
+        )
+    policy = CuratorPolicy(**cur)
+    if policy.archive_after_days < policy.stale_after_days:
+        raise ConfigError(
+            f"{source}: curator.archive_after_days ({policy.archive_after_days:g}) must not "
+            f"be smaller than curator.stale_after_days ({policy.stale_after_days:g})"
+        )
+    return Config(skills_dir=skills_dir, curator=policy, llm=LlmSettings(**(doc.get("llm") or {})))
+
+
+def _friendly(problem: str) -> str:
+    # jsonschema says "Additional properties are not allowed ('x' was unexpected)"; say it as
+    # a user would want to read it.
+    if "Additional properties are not allowed" in problem:
+        where, _, rest = problem.partition(": ")
+        keys = rest[rest.find("(") + 1 : rest.rfind(" was") if " was" in rest else None]
+        section = where.removeprefix("at ").replace("(top level)", "top level")
+        return f"unknown key {keys} in {section}"
+    return problem
+
+
+def _yaml_problem(exc: yaml.YAMLError) -> str:
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc)
+    if mark is not None:
+        return f"line {mark.line + 1}, column {mark.column + 1}: {problem}"
+    return str(problem)

@@ -1,0 +1,45 @@
+"""The one error hierarchy: every failure a user can act on is a CuratorError."""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+EXIT_INTERNAL = 3
+EXIT_INTERRUPTED = 130
+
+
+class CuratorError(Exception):
+    """A failure the user can act on; the message says what happened and what to do."""
+
+    exit_code = EXIT_FAILURE
+
+
+class UsageError(CuratorError):
+    """The command line itself is wrong (bad flag value, unknown command)."""
+
+    exit_code = EXIT_USAGE
+
+
+class NotImplementedYet(UsageError):
+    """A command of the specification that this version does not provide yet."""
+
+
+class NotARepository(CuratorError):
+    """The folder is not inside a skills repository."""
+
+
+class ConfigError(CuratorError):
+    """.gitcurator.yaml cannot be read or breaks its schema."""
+
+
+class SchemaError(CuratorError):
+    """A document gitcurator reads or writes does not match its JSON Schema."""
+
+
+class ValidationFailed(CuratorError):
+    """Skills failed validation; the findings were already printed."""
+
+
+class StoreError(CuratorError):
+    """The git repository is in a state gitcurator cannot work with."""

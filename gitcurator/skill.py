@@ -1,0 +1,204 @@
+"""SKILL.md ⇄ data, and which folders of a file listing are skills (pure: no I/O)."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+SKILL_FILE = "SKILL.md"
+SKILL_FILE_LOWER = "skill.md"
+ARCHIVE_DIR = ".archive"
+# Folders that never hold skills: tooling and dependency trees an agent may leave behind.
+SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "env", "site-packages"})
+# A SKILL.md larger than this is refused unread; real ones are a few KB.
+MAX_SKILL_MD_BYTES = 1024 * 1024
+
+_FENCE = re.compile(r"^---[ \t]*$")
+
+
+class SkillParseError(Exception):
+    """SKILL.md cannot be read as frontmatter + body; `line` is 1-based when known."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+@dataclass(frozen=True, slots=True)
+class SkillDoc:
+    """A parsed SKILL.md."""
+
+    frontmatter: dict[str, Any]
+    body: str
+    body_line: int  # 1-based line number of the first body line
+    had_bom: bool
+    crlf: bool
+
+    @property
+    def name(self) -> str | None:
+        value = self.frontmatter.get("name")
+        return value.strip() if isinstance(value, str) else None
+
+    @property
+    def description(self) -> str | None:
+        value = self.frontmatter.get("description")
+        return value.strip() if isinstance(value, str) else None
+
+
+def decode_skill_md(data: bytes) -> tuple[str, bool]:
+    """Bytes → text and whether a UTF-8 BOM was present; refuses binary and non-UTF-8."""
+    if len(data) > MAX_SKILL_MD_BYTES:
+        raise SkillParseError(
+            f"is {_size(len(data))}; a SKILL.md must be under {_size(MAX_SKILL_MD_BYTES)} "
+            "(move long material to references/)"
+        )
+    if b"\x00" in data[:8192]:
+        raise SkillParseError("is a binary file, not UTF-8 Markdown text")
+    had_bom = data.startswith(b"\xef\xbb\xbf")
+    try:
+        text = data[3:].decode("utf-8") if had_bom else data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise SkillParseError(
+            f"is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})", line
+        ) from None
+    return text, had_bom
+
+
+def parse_skill_md(data: bytes) -> SkillDoc:
+    """Parse SKILL.md bytes; the closing `---` must stand alone on its line."""
+    text, had_bom = decode_skill_md(data)
+    crlf = "\r\n" in text
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if not text.strip():
+        raise SkillParseError("is empty; it needs YAML frontmatter between '---' lines", 1)
+    if not _FENCE.match(lines[0]):
+        raise SkillParseError("must start with YAML frontmatter (a first line of '---')", 1)
+    end = next((i for i in range(1, len(lines)) if _FENCE.match(lines[i])), None)
+    if end is None:
+        raise SkillParseError("frontmatter is not closed: no line of '---' after the first", 1)
+    try:
+        data_doc = yaml.safe_load("\n".join(lines[1:end]))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 2 if mark is not None else None
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise SkillParseError(f"frontmatter is not valid YAML: {problem}", line) from None
+    if data_doc is None:
+        data_doc = {}
+    if not isinstance(data_doc, dict):
+        raise SkillParseError(
+            f"frontmatter must be a YAML mapping (key: value), not a {_yaml_kind(data_doc)}", 2
+        )
+    body = "\n".join(lines[end + 1 :])
+    return SkillDoc({str(k): v for k, v in data_doc.items()}, body, end + 2, had_bom, crlf)
+
+
+def render_skill_md(frontmatter: dict[str, Any], body: str) -> str:
+    """A SKILL.md text from frontmatter and body (the inverse of parse_skill_md)."""
+    head = yaml.safe_dump(frontmatter, sort_keys=False, allow_unicode=True, width=100)
+    return f"---\n{head}---\n{body.lstrip(chr(10))}"
+
+
+@dataclass(frozen=True, slots=True)
+class SkillLocation:
+    """Where a skill sits: `folder` is repo-relative (posix), `category` the folders above it."""
+
+    folder: str
+    skill_md: str
+    archived: bool = False
+
+    @property
+    def dirname(self) -> str:
+        return posixpath.basename(self.folder)
+
+    @property
+    def category(self) -> str:
+        parent = posixpath.dirname(self.folder)
+        if self.archived:
+            parent = parent.partition("/")[2] if "/" in parent else ""
+        return parent
+
+    @property
+    def lowercase_file(self) -> bool:
+        return self.skill_md.endswith("/" + SKILL_FILE_LOWER)
+
+
+def is_skipped_component(part: str) -> bool:
+    """A folder name that never holds skills (dot-folders, dependency trees, environments)."""
+    return part.startswith(".") or part in SKIPPED_DIRS
+
+
+def find_skills(paths: Iterable[str], skills_dir: str = "") -> list[SkillLocation]:
+    """The live and archived skills among repo-relative file `paths`, sorted by folder.
+
+    A skill is the outermost folder holding SKILL.md (or skill.md); deeper SKILL.md files are
+    support files of that skill. Archived skills sit under `<skills_dir>/.archive/`.
+    """
+    prefix = skills_dir.strip("/") + "/" if skills_dir.strip("/") else ""
+    archive_prefix = prefix + ARCHIVE_DIR + "/"
+    candidates: dict[str, str] = {}
+    venvs: set[str] = set()
+    for path in paths:
+        if not path.startswith(prefix):
+            continue
+        base = posixpath.basename(path)
+        folder = posixpath.dirname(path)
+        if base == "pyvenv.cfg":
+            venvs.add(folder)
+        if base not in (SKILL_FILE, SKILL_FILE_LOWER) or folder == prefix.rstrip("/"):
+            continue
+        if base == SKILL_FILE_LOWER and candidates.get(folder, "").endswith(SKILL_FILE):
+            continue
+        candidates[folder] = path
+    found: list[SkillLocation] = []
+    taken: set[str] = set()
+    for folder in sorted(candidates):
+        if _has_ancestor_in(folder, taken) or _has_ancestor_in(folder, venvs, inclusive=True):
+            continue
+        archived = folder.startswith(archive_prefix)
+        rel = folder[len(archive_prefix if archived else prefix) :]
+        if any(is_skipped_component(p) for p in rel.split("/")):
+            continue
+        taken.add(folder)
+        found.append(SkillLocation(folder, candidates[folder], archived))
+    return found
+
+
+def skill_of(path: str, skills: Iterable[SkillLocation]) -> SkillLocation | None:
+    """The skill whose folder holds `path` (or is `path`), if any."""
+    for skill in skills:
+        if path == skill.folder or path.startswith(skill.folder + "/"):
+            return skill
+    return None
+
+
+def _has_ancestor_in(folder: str, roots: set[str], inclusive: bool = False) -> bool:
+    if not roots:
+        return False
+    if inclusive and folder in roots:
+        return True
+    parent = posixpath.dirname(folder)
+    while parent:
+        if parent in roots:
+            return True
+        parent = posixpath.dirname(parent)
+    return False
+
+
+def _yaml_kind(value: object) -> str:
+    return {list: "list", str: "plain string", int: "number", float: "number"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def _size(n: int) -> str:
+    if n >= 1024 * 1024:
+        return f"{n / (1024 * 1024):.1f} MB"
+    return f"{n / 1024:.0f} KB" if n >= 1024 else f"{n} bytes"

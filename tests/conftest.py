@@ -1,0 +1,51 @@
+"""Shared fixtures: an isolated HOME and git identity, and throwaway skill libraries."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from helpers import CliResult, run_cli, write_skill
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test sees the developer's HOME, git config or identity."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
+    for var, value in {
+        "GIT_AUTHOR_NAME": "Test Author",
+        "GIT_AUTHOR_EMAIL": "author@example.com",
+        "GIT_COMMITTER_NAME": "Test Author",
+        "GIT_COMMITTER_EMAIL": "author@example.com",
+    }.items():
+        monkeypatch.setenv(var, value)
+    for var in ("GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE", "GITCURATOR_ORIGIN"):
+        monkeypatch.delenv(var, raising=False)
+    (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n")
+
+
+@pytest.fixture
+def library(tmp_path: Path) -> Path:
+    """A folder (not yet a repository) with a few valid skills, flat and in categories."""
+    root = tmp_path / "skills"
+    write_skill(root, "pdf-extract")
+    write_skill(root, "devops/docker-build")
+    write_skill(root, "devops/k8s/helm-deploy")
+    return root
+
+
+@pytest.fixture
+def repo(library: Path) -> Path:
+    """The `library` fixture after `gitcurator init`."""
+    assert run_cli("init", str(library), "--quiet").code == 0
+    return library
+
+
+@pytest.fixture
+def cli() -> Callable[..., CliResult]:
+    return run_cli

@@ -1,0 +1,87 @@
+"""Helpers for tests: write skills, run the CLI in-process or as a process, call real git."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from gitcurator.cli import main
+
+GOOD_SKILL = """\
+---
+name: {name}
+description: {description}
+---
+
+# {name}
+
+Steps an agent follows for {name}.
+"""
+
+
+def write_skill(
+    root: Path, folder: str, name: str | None = None, description: str = "", body: str | None = None
+) -> Path:
+    """Write <root>/<folder>/SKILL.md; `name` defaults to the folder's last part."""
+    name = name or folder.rsplit("/", 1)[-1]
+    text = (
+        body
+        if body is not None
+        else GOOD_SKILL.format(
+            name=name, description=description or f"Use when a task needs {name}."
+        )
+    )
+    path = root / folder / "SKILL.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+class CliResult:
+    def __init__(self, code: int, out: str, err: str) -> None:
+        self.code, self.out, self.err = code, out, err
+
+    def __repr__(self) -> str:
+        return f"CliResult(code={self.code}, out={self.out!r}, err={self.err!r})"
+
+
+def run_cli(*args: str, cwd: Path | None = None) -> CliResult:
+    """Run gitcurator in this process (fast) and capture its exit code and output."""
+    out, err = io.StringIO(), io.StringIO()
+    old = Path.cwd()
+    code = 0
+    try:
+        if cwd:
+            os.chdir(cwd)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                main(list(args))
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        os.chdir(old)
+    return CliResult(code, out.getvalue(), err.getvalue())
+
+
+def run_process(
+    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None, input: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run gitcurator as a real process, the way an agent or a git hook does."""
+    return subprocess.run(
+        [sys.executable, "-m", "gitcurator", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        input=input,
+        timeout=120,
+    )
+
+
+def git(*args: str, cwd: Path, check: bool = True) -> subprocess.CompletedProcess[str]:
+    """The real git binary, to prove interoperability."""
+    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=check)
