@@ -19,6 +19,9 @@ SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "env", "site-pa
 MAX_SKILL_MD_BYTES = 1024 * 1024
 
 _FENCE = re.compile(r"^---[ \t]*$")
+# libyaml's loader parses frontmatter ~8x faster than the pure-Python one: it decides whether
+# validating a library of thousands of skills takes seconds or tens of seconds.
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class SkillParseError(Exception):
@@ -84,10 +87,11 @@ def parse_skill_md(data: bytes) -> SkillDoc:
     if end is None:
         raise SkillParseError("frontmatter is not closed: no line of '---' after the first", 1)
     try:
-        data_doc = yaml.safe_load("\n".join(lines[1:end]))
+        data_doc = yaml.load("\n".join(lines[1:end]), Loader=_YAML_LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 2 if mark is not None else None
+        # libyaml marks errors at the end of the stream one line past the frontmatter.
+        line = min(mark.line + 2, end) if mark is not None else None
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise SkillParseError(f"frontmatter is not valid YAML: {problem}", line) from None
     if data_doc is None:

@@ -23,8 +23,9 @@ def test_values_are_read() -> None:
         "  protect: [keep-*, core]\nllm:\n  model: gpt-x\n  max_requests: 3\n"
     )
     assert config.skills_dir == "skills"
-    assert config.curator == CuratorPolicy(stale_after_days=14, archive_after_days=30,
-                                           protect=("keep-*", "core"))
+    assert config.curator == CuratorPolicy(
+        stale_after_days=14, archive_after_days=30, protect=("keep-*", "core")
+    )
     assert config.llm.model == "gpt-x"
     assert config.llm.max_requests == 3
 
@@ -42,8 +43,10 @@ def test_values_are_read() -> None:
         ("curator:\n\tenabled: true\n", "not valid YAML: line 2, column 1"),
         ("- a\n- b\n", "must be a mapping of settings, not list"),
         ("skills_dir: ../elsewhere\n", "skills_dir '../elsewhere' must be a folder inside"),
-        ("curator:\n  stale_after_days: 60\n  archive_after_days: 30\n",
-         "archive_after_days (30) must not be smaller than curator.stale_after_days (60)"),
+        (
+            "curator:\n  stale_after_days: 60\n  archive_after_days: 30\n",
+            "archive_after_days (30) must not be smaller than curator.stale_after_days (60)",
+        ),
     ],
 )
 def test_bad_config_names_the_key_and_problem(text: str, message: str) -> None:

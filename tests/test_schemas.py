@@ -28,15 +28,27 @@ GOOD_RECORD = {
     "skill": "pdf-extract",
     "origin": {"value": "agent", "at": "2026-01-02T03:04:05Z"},
     "pinned": {"value": False, "at": "2026-01-02T03:04:05Z"},
-    "hosts": {"laptop-1a2b": {"use_count": 3, "view_count": 1,
-                              "last_used_at": "2026-02-01T00:00:00Z", "last_viewed_at": None}},
+    "hosts": {
+        "laptop-1a2b": {
+            "use_count": 3,
+            "view_count": 1,
+            "last_used_at": "2026-02-01T00:00:00Z",
+            "last_viewed_at": None,
+        }
+    },
 }
 
 GOOD_PLAN = {
-    "umbrellas": [{
-        "name": "pdf-tools", "description": "Work with PDF files.", "body": "# PDF tools\n",
-        "absorb": ["pdf-extract", "pdf-merge"],
-        "demote": [{"skill": "pdf-ocr", "to": "references/ocr.md"}], "reason": "siblings"}],
+    "umbrellas": [
+        {
+            "name": "pdf-tools",
+            "description": "Work with PDF files.",
+            "body": "# PDF tools\n",
+            "absorb": ["pdf-extract", "pdf-merge"],
+            "demote": [{"skill": "pdf-ocr", "to": "references/ocr.md"}],
+            "reason": "siblings",
+        }
+    ],
     "keep": [{"skill": "pdf-sign", "reason": "distinct"}],
 }
 
@@ -58,16 +70,35 @@ def test_good_documents_pass(kind: str, doc: object) -> None:
 @pytest.mark.parametrize(
     ("kind", "doc", "where"),
     [
-        ("usage-record", {**GOOD_RECORD, "hosts": {"h": {"use_count": -1, "view_count": 0}}},
-         "hosts.h.use_count"),
-        ("usage-record", {**GOOD_RECORD, "origin": {"value": "robot", "at": "2026-01-01T00:00:00Z"}},
-         "origin.value"),
-        ("usage-record", {**GOOD_RECORD, "hosts": {"bad host!": {"use_count": 1, "view_count": 0}}},
-         "hosts"),
+        (
+            "usage-record",
+            {**GOOD_RECORD, "hosts": {"h": {"use_count": -1, "view_count": 0}}},
+            "hosts.h.use_count",
+        ),
+        (
+            "usage-record",
+            {**GOOD_RECORD, "origin": {"value": "robot", "at": "2026-01-01T00:00:00Z"}},
+            "origin.value",
+        ),
+        (
+            "usage-record",
+            {**GOOD_RECORD, "hosts": {"bad host!": {"use_count": 1, "view_count": 0}}},
+            "hosts",
+        ),
         ("usage-record", {k: v for k, v in GOOD_RECORD.items() if k != "skill"}, "(top level)"),
-        ("consolidation-plan", {"umbrellas": [{**GOOD_PLAN["umbrellas"][0],  # type: ignore[dict-item]
-                                               "demote": [{"skill": "x", "to": "../../etc/passwd"}]}],
-                                "keep": []}, "umbrellas.0.demote.0.to"),
+        (
+            "consolidation-plan",
+            {
+                "umbrellas": [
+                    {
+                        **GOOD_PLAN["umbrellas"][0],  # type: ignore[dict-item]
+                        "demote": [{"skill": "x", "to": "../../etc/passwd"}],
+                    }
+                ],
+                "keep": [],
+            },
+            "umbrellas.0.demote.0.to",
+        ),
         ("consolidation-plan", {"umbrellas": []}, "(top level)"),
         ("skill-frontmatter", {"name": "A", "description": "d"}, "name"),
         ("skill-frontmatter", {"name": "a", "description": "d", "version": "1"}, "(top level)"),

@@ -30,12 +30,18 @@ from gitcurator.skill import (
         # Unicode names.
         ("---\nname: навык\ndescription: d\n---\n".encode(), "навык", "d", 5),
         # Flow-style lists and nested metadata, as Hermes writes them.
-        (b"---\nname: a\ndescription: d\nplatforms: [linux, macos]\nmetadata:\n  hermes:\n"
-         b"    tags: [x]\n---\n", "a", "d", 9),
+        (
+            b"---\nname: a\ndescription: d\nplatforms: [linux, macos]\nmetadata:\n  hermes:\n"
+            b"    tags: [x]\n---\n",
+            "a",
+            "d",
+            9,
+        ),
     ],
 )
-def test_parse_reads_frontmatter_and_body(data: bytes, name: str, description: str,
-                                          body_line: int) -> None:
+def test_parse_reads_frontmatter_and_body(
+    data: bytes, name: str, description: str, body_line: int
+) -> None:
     doc = parse_skill_md(data)
     assert doc.name == name
     assert doc.description == description
@@ -65,8 +71,9 @@ def test_parse_keeps_body_and_reports_encoding_details() -> None:
         (b"x" * (MAX_SKILL_MD_BYTES + 1), "a SKILL.md must be under 1.0 MB", None),
     ],
 )
-def test_parse_refuses_bad_input_with_a_message_and_line(data: bytes, message: str,
-                                                         line: int | None) -> None:
+def test_parse_refuses_bad_input_with_a_message_and_line(
+    data: bytes, message: str, line: int | None
+) -> None:
     with pytest.raises(SkillParseError) as info:
         parse_skill_md(data)
     assert message in info.value.message
@@ -84,22 +91,48 @@ def test_render_round_trips() -> None:
     ("paths", "skills_dir", "expected"),
     [
         (["a/SKILL.md", "a/references/x.md"], "", [("a", False)]),
-        (["cat/a/SKILL.md", "cat/sub/b/SKILL.md", "c1/c2/c3/d/SKILL.md"], "",
-         [("c1/c2/c3/d", False), ("cat/a", False), ("cat/sub/b", False)]),
+        (
+            ["cat/a/SKILL.md", "cat/sub/b/SKILL.md", "c1/c2/c3/d/SKILL.md"],
+            "",
+            [("c1/c2/c3/d", False), ("cat/a", False), ("cat/sub/b", False)],
+        ),
         # Archived skills are found as archived, with their category path kept.
         ([".archive/cat/a/SKILL.md", "b/SKILL.md"], "", [(".archive/cat/a", True), ("b", False)]),
         # Dot-folders, node_modules and virtual environments never hold skills.
-        ([".git/x/SKILL.md", ".curator/runs/x/SKILL.md", ".hidden/a/SKILL.md",
-          "node_modules/pkg/SKILL.md", "tools/node_modules/p/SKILL.md", "venv/lib/x/SKILL.md",
-          "myenv/pyvenv.cfg", "myenv/lib/y/SKILL.md", "ok/SKILL.md"], "", [("ok", False)]),
+        (
+            [
+                ".git/x/SKILL.md",
+                ".curator/runs/x/SKILL.md",
+                ".hidden/a/SKILL.md",
+                "node_modules/pkg/SKILL.md",
+                "tools/node_modules/p/SKILL.md",
+                "venv/lib/x/SKILL.md",
+                "myenv/pyvenv.cfg",
+                "myenv/lib/y/SKILL.md",
+                "ok/SKILL.md",
+            ],
+            "",
+            [("ok", False)],
+        ),
         # A SKILL.md inside a skill is a support file, not a second skill.
-        (["a/SKILL.md", "a/references/inner/SKILL.md", "a-b/SKILL.md"], "",
-         [("a", False), ("a-b", False)]),
+        (
+            ["a/SKILL.md", "a/references/inner/SKILL.md", "a-b/SKILL.md"],
+            "",
+            [("a", False), ("a-b", False)],
+        ),
         # A SKILL.md at the library root is not a skill (a skill is a folder).
         (["SKILL.md", "x/SKILL.md"], "", [("x", False)]),
         # skills_dir limits discovery and has its own .archive.
-        (["skills/a/SKILL.md", "other/b/SKILL.md", "skills/.archive/c/SKILL.md",
-          ".archive/d/SKILL.md"], "skills", [("skills/.archive/c", True), ("skills/a", False)]),
+        (
+            [
+                "skills/a/SKILL.md",
+                "other/b/SKILL.md",
+                "skills/.archive/c/SKILL.md",
+                ".archive/d/SKILL.md",
+            ],
+            "skills",
+            [("skills/.archive/c", True), ("skills/a", False)],
+        ),
         # Lower-case skill.md is accepted (validation warns about it).
         (["a/skill.md"], "", [("a", False)]),
     ],

@@ -1,0 +1,403 @@
+"""The command line: parse, call one command function, exit with its code (only click import)."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from gitcurator import __version__
+from gitcurator.error_handler import error_handler
+from gitcurator.errors import EXIT_USAGE, NotImplementedYet
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+ORIGINS = click.Choice(["agent", "user", "bundled", "hub"])
+
+
+def _start(ctx: click.Context, here: Path | None) -> Path:
+    """The folder to discover the repository from: this command's -C, the group's, or cwd."""
+    group = ctx.find_root().params.get("repo_dir")
+    return here or group or Path.cwd()
+
+
+def repo_option(fn: F) -> F:
+    """`-C PATH` on a command (git's spelling), also accepted before the command name."""
+
+    def wrapper(ctx: click.Context, /, repo_dir: Path | None, **kwargs: Any) -> Any:
+        return fn(_start(ctx, repo_dir), **kwargs)
+
+    # Copies the name, help and the click options already attached to `fn`.
+    functools.update_wrapper(wrapper, fn)
+    option = click.option(
+        "-C",
+        "repo_dir",
+        type=click.Path(path_type=Path, file_okay=False),
+        default=None,
+        metavar="PATH",
+        help="Run in the repository at PATH instead of the current folder.",
+    )
+    return option(click.pass_context(wrapper))  # type: ignore[return-value]
+
+
+def json_option(fn: F) -> F:
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON for machines.")(fn)
+
+
+def now_option(fn: F) -> F:
+    return click.option(
+        "--now",
+        metavar="TIMESTAMP",
+        default=None,
+        help="Judge time as of this UTC ISO-8601 moment (replay a pass exactly).",
+    )(fn)
+
+
+def _exit(code: int) -> None:
+    if code:
+        raise SystemExit(code)
+
+
+def _later(name: str) -> None:
+    raise NotImplementedYet(
+        f"`gitcurator {name}` is not implemented yet in gitcurator {__version__} "
+        "(README.md, 'Status', lists what works today)"
+    )
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 120})
+@click.option(
+    "-C",
+    "repo_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    metavar="PATH",
+    help="Run as if started in PATH (like git -C).",
+)
+@click.version_option(__version__, "-V", "--version", prog_name="gitcurator")
+def cli(repo_dir: Path | None) -> None:
+    """Curate an AI agent's skill library as a git repository.
+
+    Skills are folders holding a SKILL.md. gitcurator validates them, records how they are used
+    in git notes, retires what nobody uses and folds siblings into umbrella skills, always as
+    commits on a reviewable curator/<run-id> branch. Start with `gitcurator demo`.
+    """
+
+
+# -- setting up ---------------------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("dir", required=False, type=click.Path(path_type=Path, file_okay=False))
+def demo(dir: Path | None) -> None:
+    """Build a sample library with usage history and run a pass on it."""
+    _later("demo")
+
+
+@cli.command()
+@click.argument("path", required=False, type=click.Path(path_type=Path), default=None)
+@click.option("--no-verify", is_flag=True, help="Commit even if skills fail validation.")
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing on success.")
+@click.pass_context
+def init(ctx: click.Context, path: Path | None, no_verify: bool, quiet: bool) -> None:
+    """Make PATH a skills repository and commit what is there.
+
+    Writes a default .gitcurator.yaml unless one exists. An existing repository is adopted,
+    not re-initialised; running init again changes nothing. Skills that fail validation stop
+    the first commit (nothing is written) unless --no-verify.
+    """
+    from gitcurator.commands.init import init as run
+
+    target = path or ctx.find_root().params.get("repo_dir") or Path.cwd()
+    _exit(run(target, verify=not no_verify, quiet=quiet))
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=str))
+@click.option("--strict", is_flag=True, help="The Agent Skills spec exactly (skills-ref's rules).")
+@click.option("--staged", is_flag=True, help="Check what is staged for commit, not the work tree.")
+@click.option("-q", "--quiet", is_flag=True, help="Show errors only, not warnings.")
+@json_option
+@repo_option
+def validate(
+    start: Path, paths: tuple[str, ...], strict: bool, staged: bool, quiet: bool, as_json: bool
+) -> None:
+    """Check skills against the spec, plus links, secrets and modes.
+
+    With no PATH, every skill of the repository; otherwise the skills holding each PATH (skill
+    folders or files inside them; files outside skills are ignored). Exit 0 clean, 1 errors.
+    """
+    from gitcurator.commands.validate import validate as run
+
+    _exit(run(start, paths, strict=strict, staged=staged, as_json=as_json, quiet=quiet))
+
+
+@cli.group()
+def hooks() -> None:
+    """Install git hooks that validate skills before each commit."""
+
+
+@hooks.command("install")
+@click.option("--force", is_flag=True, help="Replace a pre-commit hook that is not gitcurator's.")
+@repo_option
+def hooks_install(start: Path, force: bool) -> None:
+    """Install the pre-commit hook: a commit of skills that fail validation is refused."""
+    from gitcurator.commands.hooks import install
+
+    _exit(install(start, force=force))
+
+
+# -- reading ------------------------------------------------------------------------------
+
+
+@cli.command("list")
+@click.option(
+    "--state", type=click.Choice(["active", "stale", "archived"]), help="Only this state."
+)
+@click.option("--origin", type=ORIGINS, help="Only skills of this origin.")
+@now_option
+@json_option
+@repo_option
+def list_(
+    start: Path, state: str | None, origin: str | None, now: str | None, as_json: bool
+) -> None:
+    """Skills with state, origin, pin and usage."""
+    _later("list")
+
+
+@cli.command()
+@click.argument("name")
+@now_option
+@json_option
+@repo_option
+def show(start: Path, name: str, now: str | None, as_json: bool) -> None:
+    """One skill: where it is, its state, provenance and usage."""
+    _later("show")
+
+
+@cli.command()
+@now_option
+@json_option
+@repo_option
+def status(start: Path, now: str | None, as_json: bool) -> None:
+    """Counts by state and origin, last pass, most and least used."""
+    _later("status")
+
+
+@cli.command()
+@json_option
+@repo_option
+def log(start: Path, as_json: bool) -> None:
+    """The audit trail of passes, merges, rollbacks and restores."""
+    _later("log")
+
+
+@cli.command()
+@click.argument("name")
+@json_option
+@repo_option
+def resolve(start: Path, name: str, as_json: bool) -> None:
+    """The live skill a name now points to (umbrellas included)."""
+    _later("resolve")
+
+
+@cli.command()
+@json_option
+@repo_option
+def clusters(start: Path, as_json: bool) -> None:
+    """The sibling clusters the LLM pass would send (no model used)."""
+    _later("clusters")
+
+
+# -- telemetry and provenance -------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("kind", type=click.Choice(["use", "view"]))
+@click.argument("names", nargs=-1, required=True)
+@click.option("--at", metavar="TIMESTAMP", help="When it happened (UTC ISO-8601; default now).")
+@repo_option
+def record(start: Path, kind: str, names: tuple[str, ...], at: str | None) -> None:
+    """Record that an agent used or viewed skills (the hot path)."""
+    _later("record")
+
+
+@cli.command()
+@repo_option
+def flush(start: Path) -> None:
+    """Fold buffered usage events into the git notes now."""
+    _later("flush")
+
+
+@cli.command()
+@click.argument("names", nargs=-1, required=True)
+@click.option("--origin", type=ORIGINS, required=True, help="Who made these skills.")
+@repo_option
+def track(start: Path, names: tuple[str, ...], origin: str) -> None:
+    """Set the provenance of skills (agent, user, bundled, hub)."""
+    _later("track")
+
+
+@cli.command()
+@click.argument("name")
+@repo_option
+def adopt(start: Path, name: str) -> None:
+    """Hand a user skill over to the curator (origin becomes agent)."""
+    _later("adopt")
+
+
+@cli.command()
+@click.option("-m", "--message", required=True, help="The commit message.")
+@click.option(
+    "--origin", type=ORIGINS, help="Origin of new skills (default: $GITCURATOR_ORIGIN or user)."
+)
+@click.option(
+    "--allow-similar", is_flag=True, help="Commit a new skill even if one like it exists."
+)
+@repo_option
+def commit(start: Path, message: str, origin: str | None, allow_similar: bool) -> None:
+    """Commit skill changes, recording the origin of new skills."""
+    _later("commit")
+
+
+@cli.command()
+@click.argument("name")
+@repo_option
+def pin(start: Path, name: str) -> None:
+    """Keep a skill from being archived or merged by the curator."""
+    _later("pin")
+
+
+@cli.command()
+@click.argument("name")
+@repo_option
+def unpin(start: Path, name: str) -> None:
+    """Let the curator manage a pinned skill again."""
+    _later("unpin")
+
+
+# -- curator passes -----------------------------------------------------------------------
+
+
+@cli.command()
+@click.option("--dry-run", is_flag=True, help="Print the plan; write nothing at all.")
+@click.option("--consolidate", is_flag=True, help="Also run the LLM umbrella pass.")
+@now_option
+@json_option
+@repo_option
+def run(start: Path, dry_run: bool, consolidate: bool, now: str | None, as_json: bool) -> None:
+    """Run a curator pass on a new curator/<run-id> review branch."""
+    _later("run")
+
+
+@cli.command("maybe-run")
+@click.option("--idle-for", type=float, metavar="SECONDS", help="How long the agent has been idle.")
+@now_option
+@json_option
+@repo_option
+def maybe_run(start: Path, idle_for: float | None, now: str | None, as_json: bool) -> None:
+    """Run a pass only if one is due (interval, idle, not paused)."""
+    _later("maybe-run")
+
+
+@cli.command()
+@repo_option
+def pause(start: Path) -> None:
+    """Stop automatic passes (maybe-run) until resume."""
+    _later("pause")
+
+
+@cli.command()
+@repo_option
+def resume(start: Path) -> None:
+    """Allow automatic passes again."""
+    _later("resume")
+
+
+@cli.command()
+@click.argument("run_id", metavar="[RUN]", required=False)
+@repo_option
+def merge(start: Path, run_id: str | None) -> None:
+    """Merge a curator branch into the default branch."""
+    _later("merge")
+
+
+@cli.command()
+@click.argument("run_id", metavar="RUN", required=False)
+@click.option("--commit", "commit_sha", metavar="SHA", help="Revert only this commit of the pass.")
+@click.option(
+    "--list", "list_runs", is_flag=True, help="Show the merged passes that can be undone."
+)
+@json_option
+@repo_option
+def rollback(
+    start: Path, run_id: str | None, commit_sha: str | None, list_runs: bool, as_json: bool
+) -> None:
+    """Undo a merged pass (or one of its commits) with revert commits."""
+    _later("rollback")
+
+
+@cli.command()
+@click.argument("name")
+@repo_option
+def restore(start: Path, name: str) -> None:
+    """Bring an archived skill back from .archive/, as a commit."""
+    _later("restore")
+
+
+@cli.command()
+@click.argument("name")
+@repo_option
+def archive(start: Path, name: str) -> None:
+    """Move a skill into .archive/ by hand, as a commit."""
+    _later("archive")
+
+
+@cli.command()
+@click.option(
+    "--older-than", type=float, required=True, metavar="DAYS", help="Archived longer than this."
+)
+@click.option("--dry-run", is_flag=True, help="List what would be removed; write nothing.")
+@click.option("--yes", is_flag=True, help="Really remove (otherwise only list).")
+@now_option
+@repo_option
+def purge(start: Path, older_than: float, dry_run: bool, yes: bool, now: str | None) -> None:
+    """Remove long-archived skills (the only command that removes)."""
+    _later("purge")
+
+
+@cli.command()
+@click.argument("remote", required=False, default="origin")
+@repo_option
+def sync(start: Path, remote: str) -> None:
+    """Exchange telemetry and curator branches with a git remote."""
+    _later("sync")
+
+
+@cli.group("import")
+def import_() -> None:
+    """Take over a skill library from another agent."""
+
+
+@import_.command("hermes")
+@click.argument("path", type=click.Path(path_type=Path, file_okay=False))
+@repo_option
+def import_hermes(start: Path, path: Path) -> None:
+    """Take over a Hermes skills folder: skills, archive, usage, pins, provenance."""
+    _later("import hermes")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: run the CLI under the one error handler."""
+    with error_handler():
+        try:
+            cli.main(args=argv, prog_name="gitcurator", standalone_mode=False)
+        except click.exceptions.Abort:
+            raise KeyboardInterrupt from None
+        except click.ClickException as exc:
+            exc.show(file=sys.stderr)
+            raise SystemExit(EXIT_USAGE) from None

@@ -1,0 +1,51 @@
+"""`gitcurator hooks install`: put the plain git pre-commit hook in place."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from gitcurator.errors import EXIT_OK, CuratorError
+from gitcurator.repository import open_repo
+
+MARKER = "gitcurator pre-commit hook"
+
+
+def hook_source() -> Path:
+    """The shipped hook script: inside the installed package, else the source checkout's."""
+    packaged = Path(__file__).parent.parent / "hooks" / "pre-commit"
+    return (
+        packaged
+        if packaged.exists()
+        else Path(__file__).parent.parent.parent / "hooks" / "pre-commit"
+    )
+
+
+def hook_text(python: str) -> str:
+    """The hook script bound to the interpreter that has gitcurator installed."""
+    text = hook_source().read_text(encoding="utf-8")
+    return text.replace('GITCURATOR_PYTHON=""', f'GITCURATOR_PYTHON="{python}"', 1)
+
+
+def install(start: Path, *, force: bool = False) -> int:
+    """Write .git/hooks/pre-commit (or core.hooksPath's); keep a foreign hook unless forced."""
+    with open_repo(start) as repo:
+        hooks_dir = repo.store.hooks_dir()
+    target = hooks_dir / "pre-commit"
+    if target.exists() and MARKER not in target.read_text(encoding="utf-8", errors="replace"):
+        if not force:
+            raise CuratorError(
+                f"{target} already exists and is not gitcurator's; run `gitcurator hooks "
+                "install --force` to replace it (the old one is kept as pre-commit.backup), "
+                "or use the pre-commit framework with the `gitcurator-validate` hook"
+            )
+        shutil.copy2(target, hooks_dir / "pre-commit.backup")
+    hooks_dir.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_suffix(".tmp")
+    tmp.write_text(hook_text(sys.executable), encoding="utf-8")
+    os.chmod(tmp, 0o755)
+    os.replace(tmp, target)
+    print(f"installed {target}: commits of skills that fail validation are now refused")
+    return EXIT_OK

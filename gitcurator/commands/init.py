@@ -1,0 +1,106 @@
+"""`gitcurator init`: make a folder of skills a skills repository and commit what is there."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+from gitcurator.checks import check_tree
+from gitcurator.config import CONFIG_FILE, DEFAULT_CONFIG_TEXT, parse_config
+from gitcurator.errors import EXIT_OK, NotARepository, UsageError, ValidationFailed
+from gitcurator.render import findings_text, plural
+from gitcurator.repository import read_config
+from gitcurator.skill import find_skills
+from gitcurator.store import Store
+
+
+def init(path: Path, *, verify: bool = True, quiet: bool = False) -> int:
+    """Create or adopt the repository at `path`; validate and commit the skills found there."""
+    path = path.absolute()
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"{path} is a file; give a folder to turn into a skills repository")
+    _refuse_nested(path)
+    existing_config = read_config(path) if (path / CONFIG_FILE).exists() else None
+    store, created = Store.init(path)
+    try:
+        with store:
+            if store.head_commit() is not None:
+                return _adopt(store, existing_config is None, quiet)
+            return _first_commit(store, created, verify, quiet)
+    except BaseException:
+        if created:
+            # We made .git a moment ago and committed nothing: leave the folder as we found it.
+            shutil.rmtree(path / ".git", ignore_errors=True)
+        raise
+
+
+def _refuse_nested(path: Path) -> None:
+    if (path / ".git").exists():
+        return
+    try:
+        outer = Store.discover(path if path.exists() else path.parent)
+    except NotARepository:
+        return
+    with outer:
+        root = outer.root
+    if root != path.resolve():
+        rel = path.resolve().relative_to(root).as_posix()
+        raise UsageError(
+            f"{path} is inside the git repository {root}; run `gitcurator init {root}` "
+            f"and set `skills_dir: {rel}` in its {CONFIG_FILE} instead"
+        )
+
+
+def _adopt(store: Store, needs_config: bool, quiet: bool) -> int:
+    if not needs_config:
+        _say(quiet, f"{store.root} is already a skills repository; nothing to do")
+        return EXIT_OK
+    store.commit_new_file(
+        CONFIG_FILE,
+        DEFAULT_CONFIG_TEXT.encode(),
+        "gitcurator: add default configuration\n\nAdded by `gitcurator init`.\n",
+    )
+    _say(quiet, f"adopted the repository {store.root}: added {CONFIG_FILE} in a new commit")
+    return EXIT_OK
+
+
+def _first_commit(store: Store, created: bool, verify: bool, quiet: bool) -> int:
+    scan = store.scan_worktree()
+    config_path = store.root / CONFIG_FILE
+    config = parse_config(config_path.read_text(encoding="utf-8")) if config_path.exists() else None
+    skills_dir = config.skills_dir if config else ""
+    result = check_tree(store.scan_tree(scan), skills_dir=skills_dir)
+    if result.errors and verify:
+        print(findings_text(result.findings, show_warnings=False), file=sys.stderr)
+        raise ValidationFailed(
+            f"{plural(result.errors, 'error')} in {store.root}; nothing was written. "
+            "Fix them (see `gitcurator validate`) or run `gitcurator init --no-verify`"
+        )
+    if config is None:
+        config_path.write_text(DEFAULT_CONFIG_TEXT, encoding="utf-8")
+        scan.add(str(config_path), CONFIG_FILE)
+    skills = find_skills((f.path for f in scan.files), skills_dir)
+    live = [s for s in skills if not s.archived]
+    categories = {s.category for s in live if s.category}
+    message = (
+        f"gitcurator: start curating {plural(len(live), 'skill')}\n\n"
+        f"Committed by `gitcurator init`: {plural(len(live), 'skill')} in "
+        f"{plural(len(categories), 'category', 'categories')}, "
+        f"{len(skills) - len(live)} archived, {plural(len(scan.files), 'file')} in all.\n"
+    )
+    store.commit_scan(scan, message)
+    verb = "created" if created else "initialised"
+    _say(quiet, f"{verb} skills repository {store.root} (branch {store.head_branch()})")
+    _say(
+        quiet,
+        f"committed {plural(len(live), 'skill')}; validation: "
+        f"{plural(result.errors, 'error')}, {plural(result.warnings, 'warning')}"
+        + (" (see `gitcurator validate`)" if result.findings else ""),
+    )
+    return EXIT_OK
+
+
+def _say(quiet: bool, text: str) -> None:
+    if not quiet:
+        print(text)

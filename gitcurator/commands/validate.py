@@ -1,0 +1,57 @@
+"""`gitcurator validate`: check skills in the work tree or the index."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from gitcurator.checks import check_tree
+from gitcurator.errors import EXIT_FAILURE, EXIT_OK, UsageError
+from gitcurator.render import emit_json, findings_text, plural
+from gitcurator.repository import open_repo
+
+
+def validate(
+    start: Path,
+    paths: Sequence[str],
+    *,
+    strict: bool = False,
+    staged: bool = False,
+    as_json: bool = False,
+    quiet: bool = False,
+) -> int:
+    """Validate the given paths (or every skill); exit 0 clean, 1 with errors."""
+    with open_repo(start) as repo:
+        tree = repo.store.staged_tree() if staged else repo.store.worktree_tree()
+        only = None
+        if paths:
+            only = [repo.relpath(p) for p in paths]
+            if not staged:
+                missing = [p for p in paths if not Path(p).exists() and not Path(p).is_symlink()]
+                if missing:
+                    raise UsageError(f"no such file or folder: {', '.join(missing)}")
+        result = check_tree(tree, skills_dir=repo.config.skills_dir, strict=strict, only=only)
+    if as_json:
+        emit_json(
+            {
+                "ok": result.errors == 0,
+                "mode": "strict" if strict else "default",
+                "source": "index" if staged else "worktree",
+                "skills_checked": len(result.checked),
+                "errors": result.errors,
+                "warnings": result.warnings,
+                "findings": [f.to_json() for f in result.findings],
+            }
+        )
+    else:
+        text = findings_text(result.findings, show_warnings=not quiet)
+        if text:
+            print(text, file=sys.stderr if result.errors else sys.stdout)
+        summary = (
+            f"{plural(len(result.checked), 'skill')} checked"
+            f" ({'strict' if strict else 'default'} mode{', staged' if staged else ''}): "
+            f"{plural(result.errors, 'error')}, {plural(result.warnings, 'warning')}"
+        )
+        print(summary, file=sys.stderr if result.errors else sys.stdout)
+    return EXIT_FAILURE if result.errors else EXIT_OK

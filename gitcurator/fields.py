@@ -1,0 +1,321 @@
+"""Frontmatter rules: the Agent Skills spec as skills-ref 0.1.1 checks it, and what clients load.
+
+Strict messages copy skills-ref's wording so users can search either tool's output. skills-ref
+reads YAML with strictyaml, where every scalar is a string (`name: 123` is "123", `name:` is
+""); strict mode sees non-string scalars the same way, through their YAML source text.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+MAX_NAME_LENGTH = 64
+MAX_DESCRIPTION_LENGTH = 1024
+MAX_COMPATIBILITY_LENGTH = 500
+SPEC_FIELDS = frozenset(
+    {"name", "description", "license", "allowed-tools", "metadata", "compatibility"}
+)
+# Frontmatter fields real clients read (or their bundled skills carry), accepted silently.
+CLIENT_FIELDS: Mapping[str, frozenset[str]] = {
+    "Hermes Agent": frozenset(
+        {"version", "author", "authors", "platforms", "prerequisites", "tags", "related_skills"}
+        | {"category", "setup", "environments", "required_environment_variables"}
+        | {"required_credential_files", "dependencies", "triggers", "requires", "title"}
+        | {"toolsets"}
+    ),
+    "Claude Code": frozenset(
+        {"disable-model-invocation", "user-invocable", "argument-hint", "model", "context"}
+        | {"agent", "hooks", "when_to_use", "paths", "version"}
+    ),
+    "OpenClaw": frozenset(
+        {"homepage", "user-invocable", "disable-model-invocation", "command-dispatch"}
+        | {"command-tool", "command-arg-mode"}
+    ),
+}
+KNOWN_FIELDS = SPEC_FIELDS.union(*CLIENT_FIELDS.values())
+# Namespaces under `metadata` where clients keep structured (non-string) values.
+METADATA_NAMESPACES = frozenset({"hermes", "openclaw", "clawdbot", "clawdis"})
+# Hermes' own name rule ([a-z0-9][a-z0-9._-]*) also allows these; the spec does not.
+_HERMES_NAME_EXTRAS = frozenset("._")
+
+_KEY_LINE = re.compile(r"^([A-Za-z0-9_][^:#\n]*?)[ \t]*:(?=[ \t]|$)", re.M)
+
+ScalarText = Callable[[str], str]
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A frontmatter finding before it is tied to a file; `field` locates its line."""
+
+    level: str
+    rule: str
+    message: str
+    field: str | None = None
+
+
+def check_frontmatter(
+    frontmatter: Mapping[str, Any], dirname: str, *, strict: bool, scalar_text: ScalarText
+) -> list[Problem]:
+    """The frontmatter problems of a skill in folder `dirname`; scalar_text(key) is the
+    YAML source of a top-level scalar (needed only in strict mode)."""
+    if strict:
+        return list(_strict(frontmatter, dirname, scalar_text))
+    return list(_lenient(frontmatter, dirname))
+
+
+def name_messages(name: str, dirname: str | None = None) -> list[str]:
+    """skills-ref's checks of a string name, in its order and words (the folder match only
+    when `dirname` is given)."""
+    if not name.strip():
+        return ["Field 'name' must be a non-empty string"]
+    name = unicodedata.normalize("NFKC", name.strip())
+    messages = []
+    if len(name) > MAX_NAME_LENGTH:
+        messages.append(
+            f"Skill name '{name}' exceeds {MAX_NAME_LENGTH} character limit ({len(name)} chars)"
+        )
+    if name != name.lower():
+        messages.append(f"Skill name '{name}' must be lowercase")
+    if name.startswith("-") or name.endswith("-"):
+        messages.append("Skill name cannot start or end with a hyphen")
+    if "--" in name:
+        messages.append("Skill name cannot contain consecutive hyphens")
+    if not all(c.isalnum() or c == "-" for c in name):
+        messages.append(
+            f"Skill name '{name}' contains invalid characters. "
+            "Only letters, digits, and hyphens are allowed."
+        )
+    if dirname is not None and unicodedata.normalize("NFKC", dirname) != name:
+        messages.append(f"Directory name '{dirname}' must match skill name '{name}'")
+    return messages
+
+
+def _strict(fm: Mapping[str, Any], dirname: str, scalar_text: ScalarText) -> Iterator[Problem]:
+    extra = set(fm) - SPEC_FIELDS
+    if extra:
+        yield Problem(
+            "error",
+            "fields",
+            f"Unexpected fields in frontmatter: {', '.join(sorted(extra))}. "
+            f"Only {sorted(SPEC_FIELDS)} are allowed.",
+            next(k for k in fm if k in extra),  # the line of the first one
+        )
+    if "name" not in fm:
+        yield Problem("error", "name", "Missing required field in frontmatter: name")
+    else:
+        name = _as_strictyaml(fm, "name", scalar_text)
+        if not isinstance(name, str) or not name:
+            yield Problem("error", "name", "Field 'name' must be a non-empty string", "name")
+        else:
+            for message in name_messages(name, dirname):
+                yield Problem("error", "name", message, "name")
+    if "description" not in fm:
+        yield Problem("error", "description", "Missing required field in frontmatter: description")
+    else:
+        description = _as_strictyaml(fm, "description", scalar_text)
+        yield from _description(description, "error")
+    if "compatibility" in fm:
+        yield from _compatibility(_as_strictyaml(fm, "compatibility", scalar_text), "error")
+    # skills-ref does not check these optional fields' types at all (it str()s metadata
+    # values); the spec does, and strict mode is the spec.
+    if fm.get("metadata") is not None:
+        yield from _metadata(fm["metadata"], "error", strict=True)
+    for key, expected in (("license", "a string"), ("allowed-tools", "a space-delimited string")):
+        if isinstance(fm.get(key), (list, dict)):
+            yield Problem("error", "fields", f"Field '{key}' must be {expected}", key)
+
+
+def _lenient(fm: Mapping[str, Any], dirname: str) -> Iterator[Problem]:
+    unknown = set(fm) - KNOWN_FIELDS
+    if unknown:
+        yield Problem(
+            "warning",
+            "fields",
+            f"Unknown frontmatter fields: {', '.join(sorted(unknown))} (neither Agent Skills "
+            "spec nor a known client extension; --strict rejects them)",
+            next(k for k in fm if k in unknown),
+        )
+    yield from _lenient_name(fm, dirname)
+    if "description" not in fm:
+        yield Problem("error", "description", "Missing required field in frontmatter: description")
+    else:
+        yield from _description(fm["description"], "warning")
+    if "compatibility" in fm:
+        yield from _compatibility(fm["compatibility"], "warning")
+    if fm.get("metadata") is not None:
+        yield from _metadata(fm["metadata"], "warning", strict=False)
+    tools = fm.get("allowed-tools")
+    if tools is not None and not (
+        isinstance(tools, str)
+        or (isinstance(tools, list) and all(isinstance(t, str) for t in tools))
+    ):
+        message = "Field 'allowed-tools' must be a string or a list of tool names"
+        yield Problem("warning", "fields", message, "allowed-tools")
+    if isinstance(fm.get("license"), (list, dict)):
+        yield Problem("warning", "fields", "Field 'license' must be a string", "license")
+
+
+def _lenient_name(fm: Mapping[str, Any], dirname: str) -> Iterator[Problem]:
+    if "name" not in fm:
+        yield Problem(
+            "warning",
+            "name",
+            f"Missing required field in frontmatter: name (clients fall back to the folder "
+            f"name '{dirname}'; add `name: {dirname}`)",
+        )
+        yield from _folder_rules(dirname)
+        return
+    name = fm["name"]
+    # A non-string name breaks clients outright (Hermes slices it, others compare it).
+    if not isinstance(name, str) or not name.strip():
+        yield Problem("error", "name", "Field 'name' must be a non-empty string", "name")
+        return
+    normalized = unicodedata.normalize("NFKC", name.strip())
+    for message in name_messages(name):
+        level = _lenient_level(message, normalized)
+        if level == "warning":
+            message += " (Hermes accepts '.' and '_'; the Agent Skills spec does not)"
+        yield Problem(level, "name", message, "name")
+    if unicodedata.normalize("NFKC", dirname) != normalized:
+        message = f"Directory name '{dirname}' must match skill name '{normalized}'"
+        hint = " (clients load it under its name; --strict rejects it)"
+        yield Problem("warning", "name", message + hint, "name")
+        yield from _folder_rules(dirname)
+
+
+def _folder_rules(dirname: str) -> Iterator[Problem]:
+    """gitcurator knows a skill by its folder, so the folder must be a valid name too."""
+    normalized = unicodedata.normalize("NFKC", dirname)
+    for message in name_messages(dirname):
+        message = "Directory name" + message.removeprefix("Skill name")
+        hint = " (gitcurator knows a skill by its folder; rename the folder)"
+        yield Problem(_lenient_level(message, normalized), "name", message + hint, "name")
+
+
+def _lenient_level(message: str, name: str) -> str:
+    return "warning" if "invalid characters" in message and _hermes_name_ok(name) else "error"
+
+
+def _hermes_name_ok(name: str) -> bool:
+    return all(c.isalnum() or c == "-" or c in _HERMES_NAME_EXTRAS for c in name)
+
+
+def _description(value: Any, too_long: str) -> Iterator[Problem]:
+    if not isinstance(value, str) or not value.strip():
+        yield Problem(
+            "error", "description", "Field 'description' must be a non-empty string", "description"
+        )
+    elif len(value) > MAX_DESCRIPTION_LENGTH:
+        yield Problem(
+            too_long,
+            "description",
+            f"Description exceeds {MAX_DESCRIPTION_LENGTH} character limit ({len(value)} chars)",
+            "description",
+        )
+
+
+def _compatibility(value: Any, level: str) -> Iterator[Problem]:
+    if not isinstance(value, str):
+        yield Problem(
+            level, "compatibility", "Field 'compatibility' must be a string", "compatibility"
+        )
+    elif len(value) > MAX_COMPATIBILITY_LENGTH:
+        yield Problem(
+            level,
+            "compatibility",
+            f"Compatibility exceeds {MAX_COMPATIBILITY_LENGTH} character limit "
+            f"({len(value)} chars)",
+            "compatibility",
+        )
+
+
+def _metadata(value: Any, level: str, *, strict: bool) -> Iterator[Problem]:
+    if not isinstance(value, dict):
+        message = "Field 'metadata' must be a mapping of string keys to string values"
+        yield Problem(level, "metadata", message, "metadata")
+        return
+    if strict:
+        # strictyaml reads every scalar as a string, so only nesting departs from the spec.
+        bad = [key for key, item in value.items() if isinstance(item, (list, dict))]
+    else:
+        bad = [
+            key
+            for key, item in value.items()
+            if not isinstance(item, str)
+            and not (key in METADATA_NAMESPACES and isinstance(item, dict))
+        ]
+    if bad:
+        hint = (
+            "" if strict else " (quote scalars; clients' own data goes under e.g. metadata.hermes)"
+        )
+        names = ", ".join(sorted(map(str, bad)))
+        message = f"Field 'metadata' values must be strings, not in: {names}{hint}"
+        yield Problem(level, "metadata", message, "metadata")
+
+
+def _as_strictyaml(fm: Mapping[str, Any], key: str, scalar_text: ScalarText) -> Any:
+    value = fm[key]
+    if isinstance(value, (list, dict, str)):
+        return value
+    return scalar_text(key)
+
+
+class FrontmatterSource:
+    """The frontmatter as written: where its top-level keys sit, and their scalar text."""
+
+    def __init__(self, data: bytes, body_line: int) -> None:
+        text = data.decode("utf-8", errors="replace").lstrip("\ufeff")
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        # Line 1 is the opening `---`; the closing one sits just above the body.
+        self.text = "\n".join(text.split("\n", body_line - 1)[1 : body_line - 2])
+
+    def line_of(self, key: str) -> int | None:
+        """The 1-based file line of top-level `key`, if it is written plainly."""
+        lines = self._key_lines.get(key)
+        return lines[0] if lines else None
+
+    def duplicate_keys(self) -> list[tuple[str, list[int]]]:
+        """Top-level keys written more than once, with their lines (PyYAML keeps the last)."""
+        keys = _KEY_LINE.findall(self.text)
+        if len(keys) == len(set(keys)):
+            return []
+        # The line scan can be fooled by flow collections spread over lines; YAML's own view
+        # of the top-level mapping decides.
+        composed = [k.value for k, _ in self._pairs if isinstance(k, yaml.ScalarNode)]
+        return [
+            (key, lines)
+            for key, lines in self._key_lines.items()
+            if len(lines) > 1 and composed.count(key) > 1
+        ]
+
+    def scalar_text(self, key: str) -> str:
+        """The source text of top-level scalar `key` (`~`, `123`, or "" when empty)."""
+        for k, value in reversed(self._pairs):
+            if isinstance(k, yaml.ScalarNode) and k.value == key:
+                return str(value.value) if isinstance(value, yaml.ScalarNode) else ""
+        return ""
+
+    @functools.cached_property
+    def _key_lines(self) -> dict[str, list[int]]:
+        lines: dict[str, list[int]] = {}
+        for match in _KEY_LINE.finditer(self.text):
+            number = self.text.count("\n", 0, match.start()) + 2
+            lines.setdefault(match.group(1), []).append(number)
+        return lines
+
+    @functools.cached_property
+    def _pairs(self) -> list[tuple[yaml.Node, yaml.Node]]:
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        try:
+            node = yaml.compose(self.text, Loader=loader)
+        except yaml.YAMLError:
+            return []
+        return list(node.value) if isinstance(node, yaml.MappingNode) else []

@@ -1,0 +1,28 @@
+"""Printing results for people and for machines (pure string building, plus one emit helper)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable
+
+from gitcurator.validate import Finding
+
+
+def emit_json(doc: object) -> None:
+    """Write one JSON document to stdout."""
+    sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
+
+
+def finding_line(f: Finding) -> str:
+    """`path:line: level: message [rule]`, the format editors and CI logs link to."""
+    where = f"{f.path}:{f.line}" if f.line else f.path
+    return f"{where}: {f.level}: {f.message} [{f.rule}]"
+
+
+def findings_text(findings: Iterable[Finding], show_warnings: bool = True) -> str:
+    return "\n".join(finding_line(f) for f in findings if show_warnings or f.level == "error")
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (many or word + 's')}"

@@ -1,0 +1,141 @@
+"""The command line as a whole: help, errors, exit codes, -C, README coverage."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import click
+import pytest
+from helpers import run_cli, run_process
+
+from gitcurator.cli import cli
+
+SPEC_COMMANDS = [
+    "demo",
+    "init",
+    "validate",
+    "hooks install",
+    "list",
+    "show",
+    "status",
+    "record",
+    "flush",
+    "track",
+    "adopt",
+    "commit",
+    "pin",
+    "unpin",
+    "run",
+    "maybe-run",
+    "clusters",
+    "pause",
+    "resume",
+    "merge",
+    "rollback",
+    "restore",
+    "archive",
+    "purge",
+    "log",
+    "resolve",
+    "sync",
+    "import hermes",
+]
+IMPLEMENTED = {"init", "validate", "hooks install"}
+README = Path(__file__).parents[1] / "README.md"
+
+
+def _command(path: str) -> click.Command:
+    cmd: click.Command = cli
+    for part in path.split():
+        assert isinstance(cmd, click.Group)
+        found = cmd.get_command(click.Context(cmd), part)
+        assert found is not None, f"`gitcurator {path}` is missing"
+        cmd = found
+    return cmd
+
+
+def test_top_level_help_lists_every_spec_command_with_one_line() -> None:
+    result = run_cli("--help")
+    assert result.code == 0
+    for name in {c.split()[0] for c in SPEC_COMMANDS}:
+        line = next((ln for ln in result.out.splitlines() if ln.strip().startswith(name + " ")), "")
+        assert line, f"{name} missing from --help"
+        assert not line.rstrip().endswith("..."), f"help line of {name} is cut: {line!r}"
+
+
+@pytest.mark.parametrize("path", SPEC_COMMANDS)
+def test_every_command_has_help_and_is_in_readme(path: str) -> None:
+    cmd = _command(path)
+    assert cmd.help and len(cmd.help.strip()) > 20
+    result = run_cli(*path.split(), "--help")
+    assert result.code == 0
+    first = " ".join(cmd.help.strip().splitlines()[0].split())
+    assert first in " ".join(result.out.split())
+    assert f"`{path.split()[0]}" in README.read_text(), f"README does not describe {path}"
+
+
+@pytest.mark.parametrize("path", [c for c in SPEC_COMMANDS if c not in IMPLEMENTED])
+def test_planned_commands_say_not_implemented_with_exit_2(path: str, repo: Path) -> None:
+    args = {
+        "show": ["x"],
+        "record": ["use", "x"],
+        "track": ["x", "--origin", "user"],
+        "adopt": ["x"],
+        "commit": ["-m", "m"],
+        "pin": ["x"],
+        "unpin": ["x"],
+        "restore": ["x"],
+        "archive": ["x"],
+        "purge": ["--older-than", "3"],
+        "resolve": ["x"],
+        "import hermes": [str(repo)],
+    }.get(path, [])
+    where = [str(repo / "demo")] if path == "demo" else ["-C", str(repo)]
+    result = run_cli(*path.split(), *args, *where)
+    assert result.code == 2, result
+    assert "not implemented yet" in result.err
+
+
+def test_outside_a_repository_says_so_and_how_to_fix(tmp_path: Path) -> None:
+    result = run_cli("validate", "-C", str(tmp_path))
+    assert result.code == 1
+    assert "is not inside a skills repository" in result.err
+    assert f"gitcurator init {tmp_path}" in result.err
+    assert "Traceback" not in result.err
+
+
+def test_dash_c_works_before_and_after_the_command(repo: Path, tmp_path: Path) -> None:
+    assert run_cli("-C", str(repo), "validate").code == 0
+    assert run_cli("validate", "-C", str(repo)).code == 0
+    assert run_cli("validate", cwd=repo).code == 0
+    assert run_cli("validate", cwd=repo / "devops").code == 0
+
+
+def test_usage_errors_exit_2() -> None:
+    assert run_cli("no-such-command").code == 2
+    assert run_cli("validate", "--no-such-flag").code == 2
+    bad = run_cli("list", "--state", "sleeping")
+    assert bad.code == 2 and "sleeping" in bad.err
+
+
+def test_internal_error_exits_3_with_a_crash_log(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gitcurator.commands.validate as mod
+
+    def boom(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("kaboom")
+
+    monkeypatch.setattr(mod, "check_tree", boom)
+    result = run_cli("validate", "-C", str(repo))
+    assert result.code == 3
+    assert "internal error: RuntimeError: kaboom" in result.err
+    log = re.search(r"details: (\S+)", result.err)
+    assert log and "kaboom" in Path(log.group(1)).read_text()
+
+
+def test_version_and_module_entry_point() -> None:
+    proc = run_process("--version")
+    assert proc.returncode == 0
+    assert re.match(r"gitcurator, version \d+\.\d+\.\d+", proc.stdout)
