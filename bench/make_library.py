@@ -100,7 +100,7 @@ def skill_text(name: str, rng: random.Random) -> str:
         for i in range(1, 8)
     )
     return (
-        f"---\nname: {name}\ndescription: {verb.capitalize()} {stem} files and data: "
+        f"---\nname: {name}\ndescription: {verb.capitalize()} {stem} files and data, "
         f"when a task asks to {verb} {stem} content.\nlicense: MIT\n---\n\n"
         f"# {name}\n\n{para}\n\n## Steps\n\n{steps}\n\n"
         f"See [the reference](references/notes.md) for details.\n"
