@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from gitcurator.cli import main
+from gitcurator.entry import main
 
 if __name__ == "__main__":
     main()

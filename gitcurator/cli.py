@@ -223,14 +223,18 @@ def clusters(start: Path, as_json: bool) -> None:
 @repo_option
 def record(start: Path, kind: str, names: tuple[str, ...], at: str | None) -> None:
     """Record that an agent used or viewed skills (the hot path)."""
-    _later("record")
+    from gitcurator.commands.usage import record as run
+
+    _exit(run(start, kind, names, at))
 
 
 @cli.command()
 @repo_option
 def flush(start: Path) -> None:
     """Fold buffered usage events into the git notes now."""
-    _later("flush")
+    from gitcurator.commands.usage import flush as run
+
+    _exit(run(start))
 
 
 @cli.command()
@@ -239,7 +243,9 @@ def flush(start: Path) -> None:
 @repo_option
 def track(start: Path, names: tuple[str, ...], origin: str) -> None:
     """Set the provenance of skills (agent, user, bundled, hub)."""
-    _later("track")
+    from gitcurator.commands.provenance import track as run
+
+    _exit(run(start, names, origin))
 
 
 @cli.command()
@@ -247,7 +253,9 @@ def track(start: Path, names: tuple[str, ...], origin: str) -> None:
 @repo_option
 def adopt(start: Path, name: str) -> None:
     """Hand a user skill over to the curator (origin becomes agent)."""
-    _later("adopt")
+    from gitcurator.commands.provenance import adopt as run
+
+    _exit(run(start, name))
 
 
 @cli.command()
@@ -269,7 +277,9 @@ def commit(start: Path, message: str, origin: str | None, allow_similar: bool) -
 @repo_option
 def pin(start: Path, name: str) -> None:
     """Keep a skill from being archived or merged by the curator."""
-    _later("pin")
+    from gitcurator.commands.provenance import pin as run
+
+    _exit(run(start, name))
 
 
 @cli.command()
@@ -277,7 +287,9 @@ def pin(start: Path, name: str) -> None:
 @repo_option
 def unpin(start: Path, name: str) -> None:
     """Let the curator manage a pinned skill again."""
-    _later("unpin")
+    from gitcurator.commands.provenance import unpin as run
+
+    _exit(run(start, name))
 
 
 # -- curator passes -----------------------------------------------------------------------

@@ -5,15 +5,17 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import tempfile
-import traceback
 from collections.abc import Iterator
-from datetime import UTC, datetime
 
 from gitcurator.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, CuratorError
 
 
 def _write_crash_log(exc: BaseException) -> str:
+    # Imported here: the hot path (`record`) runs under this handler and must start fast.
+    import tempfile
+    import traceback
+    from datetime import UTC, datetime
+
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     fd, path = tempfile.mkstemp(prefix=f"gitcurator-crash-{stamp}-", suffix=".log")
     with os.fdopen(fd, "w", encoding="utf-8") as f:

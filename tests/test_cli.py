@@ -41,7 +41,17 @@ SPEC_COMMANDS = [
     "sync",
     "import hermes",
 ]
-IMPLEMENTED = {"init", "validate", "hooks install"}
+IMPLEMENTED = {
+    "init",
+    "validate",
+    "hooks install",
+    "record",
+    "flush",
+    "track",
+    "adopt",
+    "pin",
+    "unpin",
+}
 README = Path(__file__).parents[1] / "README.md"
 
 

@@ -355,6 +355,10 @@ class Store:
             for e in iter_tree_contents(self.repo.object_store, tree)
         }
 
+    def read_blob(self, sha: ObjectID) -> bytes:
+        """The content of a stored blob."""
+        return bytes(self.repo.object_store[sha].as_raw_string())
+
     def file_entry(self, path: str, sha: ObjectID, mode: int) -> FileEntry:
         """A FileEntry from a stored blob (large blobs are sized, not loaded)."""
         if mode == _GITLINK_MODE:

@@ -1,0 +1,58 @@
+"""The `gitcurator` executable: `record` takes a fast path, everything else goes to the CLI.
+
+Agents run `gitcurator record use NAME` on every skill load, so that command must not pay for
+click, dulwich or PyYAML. Anything this parser does not recognise (help, odd flags) falls
+through to the full click CLI, which gives the same results with the usual messages.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def parse_record(argv: list[str]) -> tuple[Path, str, list[str], str | None] | None:
+    """(repo, kind, names, at) of a plain `[-C PATH] record use|view NAME... [--at T]`."""
+    repo: Path | None = None
+    args = list(argv)
+    if args[:1] == ["-C"] and len(args) > 1:
+        repo, args = Path(args[1]), args[2:]
+    if args[:1] != ["record"] or len(args) < 3 or args[1] not in ("use", "view"):
+        return None
+    kind, rest = args[1], args[2:]
+    names: list[str] = []
+    at = None
+    i = 0
+    while i < len(rest):
+        arg = rest[i]
+        if arg in ("--at", "-C") and i + 1 < len(rest):
+            if arg == "--at":
+                at = rest[i + 1]
+            else:
+                repo = Path(rest[i + 1])
+            i += 2
+            continue
+        if arg.startswith("--at="):
+            at = arg[len("--at=") :]
+        elif arg.startswith("-"):
+            return None
+        else:
+            names.append(arg)
+        i += 1
+    if not names:
+        return None
+    return repo or Path.cwd(), kind, names, at
+
+
+def main() -> None:
+    """Console-script entry point."""
+    fast = parse_record(sys.argv[1:])
+    if fast is not None:
+        from gitcurator.commands.usage import record
+        from gitcurator.error_handler import error_handler
+
+        with error_handler():
+            raise SystemExit(record(*fast))
+    from gitcurator.cli import main as cli_main
+
+    cli_main()

@@ -1,0 +1,236 @@
+"""The hot path: append usage events to a journal inside .git/, cheaply and without loss.
+
+Imports only the standard library (no dulwich, no click): an agent calls this on every skill
+load. Many processes may append at once; `flush` (telemetry.py) later renames the journal to a
+segment and folds it into the notes. A writer holds a shared lock on the journal while it
+writes and checks that the file it locked is still the journal, so a flush that renamed it in
+between never loses the line: the writer retries on the new journal.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+STATE_DIR = "gitcurator"
+JOURNAL = "journal.jsonl"
+SEGMENTS = "segments"
+NAMES_CACHE = "names.tsv"
+HOST_FILE = "host"
+LOCK_FILE = "notes.lock"
+
+
+class JournalError(Exception):
+    """The journal cannot be written (permissions, disk full)."""
+
+
+def find_gitdir(start: Path) -> tuple[Path, Path]:
+    """(work tree root, git dir) for `start`, following a `.git` file (worktrees, submodules)."""
+    here = start.absolute()
+    for folder in (here, *here.parents):
+        dotgit = folder / ".git"
+        if dotgit.is_dir():
+            return folder, dotgit
+        if dotgit.is_file():
+            text = dotgit.read_text(encoding="utf-8").strip()
+            if text.startswith("gitdir:"):
+                target = Path(text[len("gitdir:") :].strip())
+                return folder, target if target.is_absolute() else (folder / target).resolve()
+    raise FileNotFoundError(str(start))
+
+
+def common_dir(gitdir: Path) -> Path:
+    """Where refs and objects live (differs from gitdir in a linked worktree)."""
+    pointer = gitdir / "commondir"
+    if pointer.exists():
+        target = Path(pointer.read_text(encoding="utf-8").strip())
+        return target if target.is_absolute() else (gitdir / target).resolve()
+    return gitdir
+
+
+def read_head(gitdir: Path) -> str | None:
+    """The commit id HEAD resolves to, read from the ref files (None without commits)."""
+    text = (gitdir / "HEAD").read_text(encoding="utf-8").strip()
+    if not text.startswith("ref:"):
+        return text or None
+    return read_ref(common_dir(gitdir), text[4:].strip())
+
+
+def read_ref(commondir: Path, ref: str) -> str | None:
+    """A ref's commit id from its loose file or packed-refs."""
+    loose = commondir / ref
+    with contextlib.suppress(FileNotFoundError, IsADirectoryError):
+        value = loose.read_text(encoding="utf-8").strip()
+        if value.startswith("ref:"):
+            return read_ref(commondir, value[4:].strip())
+        return value or None
+    with contextlib.suppress(FileNotFoundError):
+        for line in (commondir / "packed-refs").read_text(encoding="utf-8").splitlines():
+            if line.endswith(" " + ref):
+                return line.split(" ", 1)[0]
+    return None
+
+
+def state_dir(gitdir: Path) -> Path:
+    """gitcurator's per-clone state: journal, segments, caches, schedule, host id."""
+    return common_dir(gitdir) / STATE_DIR
+
+
+def host_id(state: Path) -> str:
+    """This clone's host id, chosen once (hostname plus random suffix) and kept in .git/."""
+    path = state / HOST_FILE
+    with contextlib.suppress(FileNotFoundError):
+        value = path.read_text(encoding="utf-8").strip()
+        if re.fullmatch(r"[A-Za-z0-9._-]{1,64}", value):
+            return value
+    import secrets
+    import socket
+
+    base = re.sub(r"[^A-Za-z0-9._-]", "-", socket.gethostname())[:48] or "host"
+    value = f"{base}-{secrets.token_hex(3)}"
+    state.mkdir(parents=True, exist_ok=True)
+    tmp = state / f"{HOST_FILE}.{os.getpid()}.tmp"
+    tmp.write_text(value + "\n", encoding="utf-8")
+    try:
+        # link() fails if another process chose first; theirs wins and both agree.
+        os.link(tmp, path)
+    except FileExistsError:
+        value = path.read_text(encoding="utf-8").strip()
+    finally:
+        tmp.unlink()
+    return value
+
+
+def event_line(kind: str, names: list[str], at: str, host: str) -> bytes:
+    """One journal line: every name of one `record` call, written in a single write()."""
+    doc = {"v": 1, "k": kind, "t": at, "h": host, "n": names}
+    return (json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+
+
+def append(state: Path, line: bytes) -> None:
+    """Append one line to the journal, safe against concurrent writers and a concurrent flush."""
+    state.mkdir(parents=True, exist_ok=True)
+    path = state / JOURNAL
+    for _ in range(100):
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH)
+            try:
+                same = os.fstat(fd).st_ino == os.stat(path).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                if os.write(fd, line) != len(line):
+                    raise JournalError(f"{path}: short write (disk full?)")
+                return
+        finally:
+            os.close(fd)
+    raise JournalError(f"{path}: kept being rotated while writing; is a flush looping?")
+
+
+def rotate(state: Path) -> Path | None:
+    """Move the journal aside as a new segment and wait for writers still inside it."""
+    import uuid
+
+    segments = state / SEGMENTS
+    segments.mkdir(parents=True, exist_ok=True)
+    segment = segments / f"{time.strftime('%Y%m%d%H%M%S')}-{uuid.uuid4().hex}.jsonl"
+    try:
+        os.rename(state / JOURNAL, segment)
+    except FileNotFoundError:
+        return None
+    fd = os.open(segment, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # returns once every writer that locked it has finished
+    finally:
+        os.close(fd)
+    return segment
+
+
+def segment_files(state: Path) -> list[Path]:
+    """Segments waiting to be folded, oldest first."""
+    folder = state / SEGMENTS
+    return sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
+
+
+class Event(NamedTuple):
+    kind: str
+    names: tuple[str, ...]
+    at: str
+    host: str
+
+
+def read_events(path: Path) -> tuple[list[Event], list[str]]:
+    """The events of a journal or segment, and a problem line for each unreadable line."""
+    events: list[Event] = []
+    problems: list[str] = []
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return events, problems
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    elif lines:
+        lines.pop()  # a line still being written by a concurrent writer: read it next time
+    for number, raw in enumerate(lines, 1):
+        try:
+            doc = json.loads(raw)
+            events.append(Event(doc["k"], tuple(doc["n"]), doc["t"], doc["h"]))
+        except (ValueError, KeyError, TypeError):
+            problems.append(f"{path.name}:{number}: unreadable journal line skipped")
+    return events, problems
+
+
+@contextlib.contextmanager
+def exclusive(state: Path, timeout: float = 60.0) -> Iterator[None]:
+    """The lock every writer of the notes ref holds (flush, pin, track, import, sync)."""
+    state.mkdir(parents=True, exist_ok=True)
+    fd = os.open(state / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise TimeoutError(str(state / LOCK_FILE)) from None
+                time.sleep(0.02)
+        yield
+    finally:
+        os.close(fd)
+
+
+def read_names(state: Path, head: str | None) -> dict[str, str] | None:
+    """The name → skill map cached for commit `head`, or None if the cache is for another."""
+    try:
+        text = (state / NAMES_CACHE).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    first, _, rest = text.partition("\n")
+    if first != f"head {head}":
+        return None
+    names: dict[str, str] = {}
+    for line in rest.splitlines():
+        name, _, target = line.partition("\t")
+        names[name] = target or name
+    return names
+
+
+def write_names(state: Path, head: str | None, names: dict[str, str]) -> None:
+    """Cache the name → skill map for commit `head` (atomically replaced)."""
+    state.mkdir(parents=True, exist_ok=True)
+    lines = [f"head {head}"] + [
+        name if target == name else f"{name}\t{target}" for name, target in sorted(names.items())
+    ]
+    tmp = state / f"{NAMES_CACHE}.{os.getpid()}.tmp"
+    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.replace(tmp, state / NAMES_CACHE)

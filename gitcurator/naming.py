@@ -1,0 +1,67 @@
+"""Which names refer to which skill: folder names, frontmatter names, absorbed names."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from gitcurator.repository import SkillsRepo
+from gitcurator.skill import SkillLocation, SkillParseError, find_skills, parse_skill_md
+
+
+def identity(location: SkillLocation) -> str:
+    """A skill's identity: its folder name (the spec makes it equal to `name:`)."""
+    return location.dirname
+
+
+def name_map(
+    locations: Iterable[SkillLocation],
+    frontmatter_names: dict[str, str],
+    absorbed: dict[str, str],
+) -> dict[str, str]:
+    """name -> identity for folder names, differing frontmatter names and absorbed names.
+
+    `frontmatter_names` maps a skill folder to its `name:`; `absorbed` maps an absorbed name to
+    its umbrella (chains are followed; a cycle resolves to the last name before it repeats).
+    """
+    names: dict[str, str] = {}
+    for loc in locations:
+        names.setdefault(identity(loc), identity(loc))
+    for loc in locations:
+        alias = frontmatter_names.get(loc.folder)
+        if alias and alias not in names:
+            names[alias] = identity(loc)
+    for old in absorbed:
+        target, seen = old, {old}
+        while target in absorbed and absorbed[target] not in seen:
+            target = absorbed[target]
+            seen.add(target)
+        names[old] = target
+    return names
+
+
+def known_names(repo: SkillsRepo, include_worktree: bool = False) -> dict[str, str]:
+    """Every name `record` accepts: committed skills (live and archived), their frontmatter
+    names, absorbed names, and with `include_worktree` skills written but not yet committed."""
+    from gitcurator import telemetry
+
+    store = repo.store
+    head_files = store.head_paths()
+    locations = find_skills(head_files, repo.config.skills_dir)
+    frontmatter: dict[str, str] = {}
+    for loc in locations:
+        try:
+            doc = parse_skill_md(store.read_blob(head_files[loc.skill_md]))
+        except SkillParseError:
+            continue
+        if doc.name and doc.name != identity(loc):
+            frontmatter[loc.folder] = doc.name
+    if include_worktree:
+        tree = store.worktree_tree()
+        locations += [
+            loc
+            for loc in find_skills(tree.paths, repo.config.skills_dir)
+            if loc.skill_md not in head_files
+        ]
+    records = telemetry.load_notes(store).records
+    absorbed = {n: r.absorbed_into for n, r in records.items() if r.absorbed_into}
+    return name_map(locations, frontmatter, absorbed)

@@ -1,0 +1,204 @@
+"""Per-skill usage and provenance records: the data, events applied to it, merge (pure).
+
+A record keeps counters per host (one id per clone) so records written on many machines merge
+without conflict: a host only ever raises its own counters, so merging two versions of one host
+takes the larger; totals are sums over hosts and timestamps maxima. Origin and pin merge by
+last writer, which is why each carries the time it was set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from gitcurator import schemas
+from gitcurator.timeutil import latest
+
+ORIGINS = ("agent", "user", "bundled", "hub")
+DEFAULT_ORIGIN = "user"
+EVENT_KINDS = ("use", "view")
+
+
+@dataclass(frozen=True, slots=True)
+class HostCounters:
+    use_count: int = 0
+    view_count: int = 0
+    last_used_at: str | None = None
+    last_viewed_at: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Stamped:
+    """A value and when it was set (for last-writer-wins merges)."""
+
+    value: Any
+    at: str
+
+
+@dataclass(frozen=True, slots=True)
+class Imported:
+    """History an importer brought that predates this repository's own commits."""
+
+    created_at: str | None = None
+    patch_count: int | None = None
+    last_patched_at: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UsageRecord:
+    skill: str
+    origin: Stamped | None = None
+    pinned: Stamped | None = None
+    hosts: Mapping[str, HostCounters] = field(default_factory=dict)
+    imported: Imported | None = None
+    archived_at: str | None = None
+    absorbed_into: str | None = None
+
+    @property
+    def origin_value(self) -> str:
+        return str(self.origin.value) if self.origin else DEFAULT_ORIGIN
+
+    @property
+    def is_pinned(self) -> bool:
+        return bool(self.pinned and self.pinned.value)
+
+    @property
+    def use_count(self) -> int:
+        return sum(h.use_count for h in self.hosts.values())
+
+    @property
+    def view_count(self) -> int:
+        return sum(h.view_count for h in self.hosts.values())
+
+    @property
+    def last_used_at(self) -> str | None:
+        return latest(*(h.last_used_at for h in self.hosts.values()))
+
+    @property
+    def last_viewed_at(self) -> str | None:
+        return latest(*(h.last_viewed_at for h in self.hosts.values()))
+
+
+def apply_event(record: UsageRecord, kind: str, at: str, host: str, count: int = 1) -> UsageRecord:
+    """`record` after `count` use or view events at `at` on `host`."""
+    old = record.hosts.get(host, HostCounters())
+    if kind == "use":
+        new = replace(
+            old, use_count=old.use_count + count, last_used_at=latest(old.last_used_at, at)
+        )
+    elif kind == "view":
+        new = replace(
+            old, view_count=old.view_count + count, last_viewed_at=latest(old.last_viewed_at, at)
+        )
+    else:
+        raise ValueError(f"unknown event kind {kind!r}")
+    return replace(record, hosts={**record.hosts, host: new})
+
+
+def merge_records(a: UsageRecord, b: UsageRecord) -> UsageRecord:
+    """The union of two versions of one skill's record (commutative, idempotent)."""
+    hosts = dict(a.hosts)
+    for host, theirs in b.hosts.items():
+        ours = hosts.get(host)
+        hosts[host] = (
+            theirs
+            if ours is None
+            else HostCounters(
+                max(ours.use_count, theirs.use_count),
+                max(ours.view_count, theirs.view_count),
+                latest(ours.last_used_at, theirs.last_used_at),
+                latest(ours.last_viewed_at, theirs.last_viewed_at),
+            )
+        )
+    return UsageRecord(
+        skill=a.skill,
+        origin=_last_writer(a.origin, b.origin),
+        pinned=_last_writer(a.pinned, b.pinned),
+        hosts=dict(sorted(hosts.items())),
+        imported=_merge_imported(a.imported, b.imported),
+        archived_at=latest(a.archived_at, b.archived_at),
+        # Both set and different cannot come from our own writes; pick one deterministically.
+        absorbed_into=max((x for x in (a.absorbed_into, b.absorbed_into) if x), default=None),
+    )
+
+
+def _last_writer(a: Stamped | None, b: Stamped | None) -> Stamped | None:
+    if a is None or b is None:
+        return a or b
+    # Ties broken by value so both sides of a merge pick the same one.
+    return max(a, b, key=lambda s: (s.at, repr(s.value)))
+
+
+def _merge_imported(a: Imported | None, b: Imported | None) -> Imported | None:
+    if a is None or b is None:
+        return a or b
+    created = min((x for x in (a.created_at, b.created_at) if x), default=None)
+    counts = [c for c in (a.patch_count, b.patch_count) if c is not None]
+    return Imported(
+        created, max(counts) if counts else None, latest(a.last_patched_at, b.last_patched_at)
+    )
+
+
+def to_doc(record: UsageRecord) -> dict[str, Any]:
+    """The JSON document stored in the skill's note (schema: usage-record)."""
+    doc: dict[str, Any] = {"version": 1, "skill": record.skill}
+    if record.origin:
+        doc["origin"] = {"value": record.origin.value, "at": record.origin.at}
+    if record.pinned:
+        doc["pinned"] = {"value": bool(record.pinned.value), "at": record.pinned.at}
+    doc["hosts"] = {
+        host: {
+            "use_count": c.use_count,
+            "view_count": c.view_count,
+            "last_used_at": c.last_used_at,
+            "last_viewed_at": c.last_viewed_at,
+        }
+        for host, c in sorted(record.hosts.items())
+    }
+    if record.imported:
+        doc["imported"] = {
+            k: v
+            for k, v in (
+                ("created_at", record.imported.created_at),
+                ("patch_count", record.imported.patch_count),
+                ("last_patched_at", record.imported.last_patched_at),
+            )
+            if v is not None
+        }
+    if record.archived_at:
+        doc["archived_at"] = record.archived_at
+    if record.absorbed_into:
+        doc["absorbed_into"] = record.absorbed_into
+    return doc
+
+
+def from_doc(doc: Mapping[str, Any]) -> UsageRecord:
+    """A record from a document that already passed the usage-record schema."""
+    imported = doc.get("imported")
+    return UsageRecord(
+        skill=doc["skill"],
+        origin=Stamped(doc["origin"]["value"], doc["origin"]["at"]) if "origin" in doc else None,
+        pinned=Stamped(doc["pinned"]["value"], doc["pinned"]["at"]) if "pinned" in doc else None,
+        hosts={
+            h: HostCounters(
+                c["use_count"], c["view_count"], c.get("last_used_at"), c.get("last_viewed_at")
+            )
+            for h, c in doc["hosts"].items()
+        },
+        imported=Imported(
+            imported.get("created_at"), imported.get("patch_count"), imported.get("last_patched_at")
+        )
+        if imported
+        else None,
+        archived_at=doc.get("archived_at"),
+        absorbed_into=doc.get("absorbed_into"),
+    )
+
+
+def check_doc(doc: object, skill: str) -> list[str]:
+    """Schema problems of a note's document, plus a record filed under the wrong skill."""
+    found = schemas.problems(doc, "usage-record")
+    if not found and isinstance(doc, dict) and doc.get("skill") != skill:
+        found.append(f"at skill: the note is filed under {skill!r} but names {doc.get('skill')!r}")
+    return found

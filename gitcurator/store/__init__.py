@@ -1,0 +1,11 @@
+"""gitcurator's porcelain over dulwich: the only package that imports dulwich.
+
+`repo` opens, stages, commits and reads the index; `notes` reads and writes the telemetry
+notes; `history` walks commits for the facts derived from them.
+"""
+
+from __future__ import annotations
+
+from gitcurator.store.repo import DEFAULT_BRANCH, StagedFile, Store, WorktreeScan
+
+__all__ = ["DEFAULT_BRANCH", "StagedFile", "Store", "WorktreeScan"]

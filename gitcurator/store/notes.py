@@ -1,0 +1,144 @@
+"""Telemetry notes: one JSON note per skill under refs/notes/gitcurator, written in one commit.
+
+Each note annotates a small "key" blob (`gitcurator skill <name>\n`) whose id depends only on
+the skill's name, so editing SKILL.md never orphans its record. The key blobs sit in the notes
+tree itself under `skills/<name>` (git keeps such non-note entries as they are), which makes
+them reachable from the notes ref: `git gc` keeps them, `git notes prune` finds them, and a
+fetch of the notes ref brings them along.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from dulwich.index import commit_tree
+from dulwich.objects import Blob, Commit, ObjectID, Tree
+from dulwich.refs import Ref
+
+from gitcurator.errors import StoreError
+from gitcurator.store.repo import Store, _Batch
+
+NOTES_REF = b"refs/notes/gitcurator"
+KEYS_DIR = b"skills"
+_FILE_MODE = 0o100644
+# git switches its notes tree to a two-level fan-out past this many notes; we do the same.
+_FANOUT_THRESHOLD = 256
+
+
+def key_text(name: str) -> bytes:
+    """The content of the blob a skill's note annotates."""
+    return f"gitcurator skill {name}\n".encode()
+
+
+def key_id(name: str) -> str:
+    """The hex object id of a skill's key blob, as `git hash-object` computes it."""
+    data = key_text(name)
+    return hashlib.sha1(b"blob %d\x00" % len(data) + data).hexdigest()
+
+
+@dataclass(slots=True)
+class NotesState:
+    """The notes ref as read: its commit, note blobs by annotated id, and other entries."""
+
+    commit: ObjectID | None
+    notes: dict[str, ObjectID] = field(default_factory=dict)
+    keys: dict[str, ObjectID] = field(default_factory=dict)  # skill name -> key blob id
+    others: dict[bytes, tuple[int, ObjectID]] = field(default_factory=dict)
+
+
+def read_notes(store: Store, ref: bytes = NOTES_REF) -> NotesState:
+    """Read the notes tree at `ref` (any fan-out) without loading the note blobs."""
+    try:
+        commit_id = store.repo.refs[Ref(ref)]
+    except KeyError:
+        return NotesState(None)
+    commit = store.repo[commit_id]
+    if not isinstance(commit, Commit):
+        raise StoreError(f"{ref.decode()} does not point at a commit; it is not a notes ref")
+    state = NotesState(commit_id)
+    _walk(store, commit.tree, b"", state)
+    return state
+
+
+def _walk(store: Store, tree_id: ObjectID, prefix: bytes, state: NotesState) -> None:
+    tree = store.repo[tree_id]
+    assert isinstance(tree, Tree)
+    for entry in tree.iteritems():
+        path = prefix + entry.path
+        if prefix == b"" and entry.path == KEYS_DIR and entry.mode == 0o040000:
+            keys = store.repo[entry.sha]
+            assert isinstance(keys, Tree)
+            for key in keys.iteritems():
+                state.keys[key.path.decode("utf-8", "surrogateescape")] = key.sha
+            continue
+        hexpath = path.replace(b"/", b"")
+        if entry.mode == 0o040000 and len(hexpath) < 40 and _is_hex(hexpath):
+            _walk(store, entry.sha, path + b"/", state)
+        elif len(hexpath) == 40 and _is_hex(hexpath):
+            state.notes[hexpath.decode()] = entry.sha
+        else:
+            state.others[path] = (entry.mode, entry.sha)
+
+
+def _is_hex(text: bytes) -> bool:
+    return all(c in b"0123456789abcdef" for c in text)
+
+
+def read_blobs(store: Store, ids: list[ObjectID]) -> dict[ObjectID, bytes]:
+    """The content of many blobs."""
+    objects = store.repo.object_store
+    return {i: objects[i].as_raw_string() for i in ids}
+
+
+def write_notes(
+    store: Store,
+    state: NotesState,
+    records: dict[str, bytes],
+    message: str,
+    ref: bytes = NOTES_REF,
+    keep: dict[bytes, bytes] | None = None,
+) -> ObjectID:
+    """Replace the notes of the skills in `records` (name -> JSON) in one notes commit.
+
+    The ref moves by compare-and-swap from `state.commit`: a concurrent writer makes this
+    raise StoreError instead of being overwritten. `keep` adds non-note entries (path -> id of
+    an existing blob), for records that must be preserved beside their replacement.
+    """
+    batch = _Batch()
+    notes = dict(state.notes)
+    keys = dict(state.keys)
+    for name, doc in records.items():
+        key = Blob.from_string(key_text(name))
+        batch.add_object(key)
+        keys[name] = key.id
+        blob = Blob.from_string(doc)
+        batch.add_object(blob)
+        notes[key.id.decode()] = blob.id
+    fanout = len(notes) > _FANOUT_THRESHOLD
+    entries = [
+        ((f"{h[:2]}/{h[2:]}" if fanout else h).encode(), sha, _FILE_MODE)
+        for h, sha in notes.items()
+    ]
+    entries += [(KEYS_DIR + b"/" + n.encode(), sha, _FILE_MODE) for n, sha in keys.items()]
+    entries += [(path, sha, mode) for path, (mode, sha) in state.others.items()]
+    entries += [(path, ObjectID(sha), _FILE_MODE) for path, sha in (keep or {}).items()]
+    tree_id = commit_tree(batch, entries)  # type: ignore[arg-type]
+    commit = store._make_commit(tree_id, [state.commit] if state.commit else [], message)
+    batch.add_object(commit)
+    store.repo.object_store.add_objects([(o, None) for o in batch.objects.values()])
+    if not store.repo.refs.set_if_equals(Ref(ref), state.commit, commit.id):
+        raise StoreError(f"{ref.decode()} moved while gitcurator was writing it; run it again")
+    return commit.id
+
+
+def recent_messages(store: Store, start: ObjectID | None, limit: int = 50) -> list[str]:
+    """Messages of the last `limit` commits of a notes history (first parents)."""
+    found: list[str] = []
+    current = start
+    while current is not None and len(found) < limit:
+        commit = store.repo[current]
+        assert isinstance(commit, Commit)
+        found.append(commit.message.decode("utf-8", "replace"))
+        current = commit.parents[0] if commit.parents else None
+    return found

@@ -1,0 +1,219 @@
+"""Usage records as stored: notes plus the journal, flushing, and updates under one lock."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gitcurator import journal
+from gitcurator.errors import CuratorError
+from gitcurator.records import UsageRecord, apply_event, check_doc, from_doc, to_doc
+from gitcurator.store import Store
+from gitcurator.store.notes import NOTES_REF, NotesState, read_blobs, read_notes, write_notes
+
+RECORDS_CACHE = "records-cache.json"
+_SEGMENT_TRAILER = "Folded-Segment: "
+
+
+@dataclass(slots=True)
+class Loaded:
+    """Every record (notes + events not yet flushed) and what could not be read."""
+
+    records: dict[str, UsageRecord]
+    problems: list[str] = field(default_factory=list)
+    unreadable: dict[str, str] = field(default_factory=dict)  # skill -> id of its bad note
+
+
+def state_of(store: Store) -> Path:
+    """The folder inside .git/ that holds gitcurator's per-clone state."""
+    return Path(store.repo.commondir()) / journal.STATE_DIR
+
+
+def load_notes(store: Store, state: NotesState | None = None) -> Loaded:
+    """Records from the notes ref, schema-checked (a per-commit cache makes repeats cheap)."""
+    state = state or read_notes(store)
+    cache_path = state_of(store) / RECORDS_CACHE
+    key = state.commit.decode() if state.commit else None
+    cached = _read_cache(cache_path, key)
+    if cached is not None:
+        return cached
+    by_key = {key_id.decode(): name for name, key_id in state.keys.items()}
+    loaded = Loaded({})
+    blobs = read_blobs(store, list(state.notes.values()))
+    for annotated, blob_id in sorted(state.notes.items()):
+        name = by_key.get(annotated)
+        if name is None:
+            loaded.problems.append(
+                f"note on object {annotated} in {NOTES_REF.decode()} is not a gitcurator record "
+                "(written by plain `git notes`?); skipped"
+            )
+            continue
+        try:
+            doc = json.loads(blobs[blob_id])
+        except ValueError as exc:
+            found = [f"not JSON ({exc})"]
+        else:
+            found = check_doc(doc, name)
+        if found:
+            loaded.problems.append(f"record of {name} is invalid and was ignored: {found[0]}")
+            loaded.unreadable[name] = blob_id.decode()
+            continue
+        loaded.records[name] = from_doc(doc)
+    _write_cache(cache_path, key, loaded)
+    return loaded
+
+
+def load(store: Store) -> Loaded:
+    """Records as every reading command sees them: notes plus buffered events."""
+    loaded = load_notes(store)
+    state = state_of(store)
+    for path in [*journal.segment_files(state), state / journal.JOURNAL]:
+        events, problems = journal.read_events(path)
+        loaded.problems.extend(problems)
+        _apply(loaded.records, events)
+    return loaded
+
+
+def _apply(records: dict[str, UsageRecord], events: Iterable[journal.Event]) -> set[str]:
+    touched = set()
+    for event in events:
+        for name in event.names:
+            record = records.get(name) or UsageRecord(name)
+            records[name] = apply_event(record, event.kind, event.at, event.host)
+            touched.add(name)
+    return touched
+
+
+@dataclass(frozen=True, slots=True)
+class FlushResult:
+    events: int
+    skills: int
+    commit: str | None
+    warnings: list[str] = field(default_factory=list)
+
+
+def flush(store: Store) -> FlushResult:
+    """Fold the journal into the notes in one notes commit (crash-safe, exactly once)."""
+    return update(store, lambda records: set(), "gitcurator: fold usage events")
+
+
+def update(
+    store: Store,
+    change: Callable[[dict[str, UsageRecord]], set[str]],
+    subject: str,
+) -> FlushResult:
+    """Flush pending events and apply `change` to the records, as one notes commit.
+
+    `change` edits the dict in place and returns the names it changed. Holds the notes lock,
+    so flushes, pins and imports never interleave.
+    """
+    state_dir = state_of(store)
+    try:
+        with journal.exclusive(state_dir):
+            return _update_locked(store, state_dir, change, subject)
+    except TimeoutError:
+        raise CuratorError(
+            f"another gitcurator process has held {state_dir / journal.LOCK_FILE} for over a "
+            "minute; wait for it to finish and run this again"
+        ) from None
+
+
+def _update_locked(
+    store: Store,
+    state_dir: Path,
+    change: Callable[[dict[str, UsageRecord]], set[str]],
+    subject: str,
+) -> FlushResult:
+    journal.rotate(state_dir)
+    notes = read_notes(store)
+    folded = _already_folded(store, notes)
+    segments = journal.segment_files(state_dir)
+    for segment in [s for s in segments if s.stem in folded]:
+        segment.unlink()  # folded by a flush that died before it could delete the file
+    segments = [s for s in segments if s.stem not in folded]
+    loaded = load_notes(store, notes)
+    records = loaded.records
+    events = 0
+    touched: set[str] = set()
+    for segment in segments:
+        batch, _problems = journal.read_events(segment)
+        events += sum(len(e.names) for e in batch)
+        touched |= _apply(records, batch)
+    touched |= change(records)
+    commit = None
+    warnings = []
+    if touched:
+        lines = [subject, "", f"{len(touched)} skill records updated, {events} events folded.", ""]
+        lines += [f"{_SEGMENT_TRAILER}{s.stem}" for s in segments]
+        docs = {n: _encode(records[n]) for n in sorted(touched)}
+        # A record we could not read is kept beside the new one, never silently replaced.
+        kept = {}
+        for name in sorted(touched & loaded.unreadable.keys()):
+            path = f"unreadable/{name}-{loaded.unreadable[name][:12]}"
+            kept[path.encode()] = loaded.unreadable[name].encode()
+            warnings.append(
+                f"the record of {name} was unreadable; it is kept as {path} in "
+                f"{NOTES_REF.decode()} and a new record was started"
+            )
+        commit = write_notes(store, notes, docs, "\n".join(lines) + "\n", keep=kept).decode()
+        _write_cache(
+            state_of(store) / RECORDS_CACHE,
+            commit,
+            Loaded(
+                records,
+                loaded.problems,
+                {k: v for k, v in loaded.unreadable.items() if k not in touched},
+            ),
+        )
+    for segment in segments:
+        segment.unlink()
+    return FlushResult(events, len(touched), commit, warnings)
+
+
+def _encode(record: UsageRecord) -> bytes:
+    doc = to_doc(record)
+    problems = check_doc(doc, record.skill)
+    if problems:
+        raise CuratorError(f"refusing to write an invalid record for {record.skill}: {problems[0]}")
+    return (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode()
+
+
+def _already_folded(store: Store, notes: NotesState) -> set[str]:
+    from gitcurator.store.notes import recent_messages
+
+    folded = set()
+    for message in recent_messages(store, notes.commit):
+        for line in message.splitlines():
+            if line.startswith(_SEGMENT_TRAILER):
+                folded.add(line[len(_SEGMENT_TRAILER) :].strip())
+    return folded
+
+
+def _read_cache(path: Path, key: str | None) -> Loaded | None:
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        if doc.get("notes") != key:
+            return None
+        return Loaded(
+            {n: from_doc(d) for n, d in doc["records"].items()},
+            list(doc["problems"]),
+            dict(doc["unreadable"]),
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _write_cache(path: Path, key: str | None, loaded: Loaded) -> None:
+    doc = {
+        "notes": key,
+        "records": {n: to_doc(r) for n, r in loaded.records.items()},
+        "problems": loaded.problems,
+        "unreadable": loaded.unreadable,
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(doc, separators=(",", ":")), encoding="utf-8")
+    os.replace(tmp, path)

@@ -1,0 +1,48 @@
+"""UTC timestamps: one text format everywhere, so ISO strings also compare in time order."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from gitcurator.errors import UsageError
+
+FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+
+
+def utc_now() -> datetime:
+    """The current time in UTC, to the second."""
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+def format_time(moment: datetime) -> str:
+    """`2026-11-30T08:00:00Z`."""
+    return moment.astimezone(UTC).strftime(FORMAT)
+
+
+def parse_time(text: str, what: str = "timestamp") -> datetime:
+    """An ISO-8601 moment (a date alone means midnight UTC; no zone means UTC)."""
+    try:
+        moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        raise UsageError(
+            f"{what} {text!r} is not an ISO-8601 time; write it like 2026-11-30T08:00:00Z"
+        ) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).replace(microsecond=0)
+
+
+def normalise(text: str | None) -> str | None:
+    """Any accepted timestamp text in the canonical format (None stays None)."""
+    return None if text is None else format_time(parse_time(text))
+
+
+def days_between(earlier: str, later: datetime) -> float:
+    """Days from the timestamp `earlier` to `later` (negative if `earlier` is later)."""
+    return (later - parse_time(earlier)) / timedelta(days=1)
+
+
+def latest(*stamps: str | None) -> str | None:
+    """The newest of canonical timestamps, ignoring None."""
+    present = [s for s in stamps if s]
+    return max(present) if present else None
