@@ -166,7 +166,9 @@ def list_(
     start: Path, state: str | None, origin: str | None, now: str | None, as_json: bool
 ) -> None:
     """Skills with state, origin, pin and usage."""
-    _later("list")
+    from gitcurator.commands.inventory import list_skills
+
+    _exit(list_skills(start, state=state, origin=origin, now=now, as_json=as_json))
 
 
 @cli.command()
@@ -176,7 +178,9 @@ def list_(
 @repo_option
 def show(start: Path, name: str, now: str | None, as_json: bool) -> None:
     """One skill: where it is, its state, provenance and usage."""
-    _later("show")
+    from gitcurator.commands.inventory import show as run
+
+    _exit(run(start, name, now=now, as_json=as_json))
 
 
 @cli.command()
@@ -185,7 +189,9 @@ def show(start: Path, name: str, now: str | None, as_json: bool) -> None:
 @repo_option
 def status(start: Path, now: str | None, as_json: bool) -> None:
     """Counts by state and origin, last pass, most and least used."""
-    _later("status")
+    from gitcurator.commands.inventory import status as run
+
+    _exit(run(start, now=now, as_json=as_json))
 
 
 @cli.command()
@@ -269,7 +275,11 @@ def adopt(start: Path, name: str) -> None:
 @repo_option
 def commit(start: Path, message: str, origin: str | None, allow_similar: bool) -> None:
     """Commit skill changes, recording the origin of new skills."""
-    _later("commit")
+    from gitcurator.commands.commit import commit as run
+
+    if allow_similar:
+        pass  # the near-duplicate guard arrives with the consolidation feature
+    _exit(run(start, message, origin))
 
 
 @cli.command()
@@ -397,10 +407,23 @@ def import_() -> None:
 
 @import_.command("hermes")
 @click.argument("path", type=click.Path(path_type=Path, file_okay=False))
+@click.option("--no-verify", is_flag=True, help="Import even if skills fail validation.")
+@json_option
 @repo_option
-def import_hermes(start: Path, path: Path) -> None:
-    """Take over a Hermes skills folder: skills, archive, usage, pins, provenance."""
-    _later("import hermes")
+def import_hermes(start: Path, path: Path, no_verify: bool, as_json: bool) -> None:
+    """Take over a Hermes skills folder: skills, archive, usage, pins, provenance.
+
+    Without -C the folder itself becomes the repository (created like `init` if needed);
+    with -C REPO its skills are copied into REPO's skills folder. One commit for the skills,
+    one notes commit for usage; Hermes' own state files are not committed. Running it again
+    changes only what Hermes changed since.
+    """
+    from gitcurator.commands.import_hermes import import_hermes as run
+
+    # `start` falls back to the current folder; the import needs to know if -C was given.
+    ctx = click.get_current_context()
+    given = ctx.params.get("repo_dir") or ctx.find_root().params.get("repo_dir")
+    _exit(run(path, start if given else None, verify=not no_verify, as_json=as_json))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from gitcurator.repository import SkillsRepo
 from gitcurator.skill import SkillLocation, SkillParseError, find_skills, parse_skill_md
+from gitcurator.statefiles import read_json, write_json
 
 
 def identity(location: SkillLocation) -> str:
@@ -48,13 +49,23 @@ def known_names(repo: SkillsRepo, include_worktree: bool = False) -> dict[str, s
     head_files = store.head_paths()
     locations = find_skills(head_files, repo.config.skills_dir)
     frontmatter: dict[str, str] = {}
+    # Frontmatter names by SKILL.md blob id: content-addressed, so a cached answer never goes
+    # stale, and a rebuild after a commit parses only the SKILL.md files that changed.
+    cache_path = telemetry.state_of(store) / "frontmatter-names.json"
+    cached = read_json(cache_path)
+    cache: dict[str, str] = cached if isinstance(cached, dict) else {}
+    fresh: dict[str, str] = {}
     for loc in locations:
-        try:
-            doc = parse_skill_md(store.read_blob(head_files[loc.skill_md]))
-        except SkillParseError:
-            continue
-        if doc.name and doc.name != identity(loc):
-            frontmatter[loc.folder] = doc.name
+        blob = head_files[loc.skill_md].decode()
+        if blob not in cache:
+            try:
+                cache[blob] = parse_skill_md(store.read_blob(head_files[loc.skill_md])).name or ""
+            except SkillParseError:
+                cache[blob] = ""
+        fresh[blob] = cache[blob]
+        if fresh[blob] and fresh[blob] != identity(loc):
+            frontmatter[loc.folder] = fresh[blob]
+    write_json(cache_path, fresh)
     if include_worktree:
         tree = store.worktree_tree()
         locations += [

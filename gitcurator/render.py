@@ -10,8 +10,10 @@ from gitcurator.validate import Finding
 
 
 def emit_json(doc: object) -> None:
-    """Write one JSON document to stdout."""
-    sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
+    """Write one JSON document to stdout: indented for a person at a terminal, compact for a
+    pipe (json's C encoder only runs without indent; 10,000 rows take 1 s indented)."""
+    indent = 2 if sys.stdout.isatty() else None
+    sys.stdout.write(json.dumps(doc, indent=indent, ensure_ascii=False) + "\n")
 
 
 def finding_line(f: Finding) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,6 +10,7 @@ from pathlib import Path
 from gitcurator import journal
 from gitcurator.errors import CuratorError
 from gitcurator.records import UsageRecord, apply_event, check_doc, from_doc, to_doc
+from gitcurator.statefiles import read_json, write_json
 from gitcurator.store import Store
 from gitcurator.store.notes import NOTES_REF, NotesState, read_blobs, read_notes, write_notes
 
@@ -142,7 +142,8 @@ def _update_locked(
         batch, _problems = journal.read_events(segment)
         events += sum(len(e.names) for e in batch)
         touched |= _apply(records, batch)
-    touched |= change(records)
+    changed = change(records)
+    touched |= changed
     commit = None
     warnings = []
     if touched:
@@ -168,6 +169,10 @@ def _update_locked(
                 {k: v for k, v in loaded.unreadable.items() if k not in touched},
             ),
         )
+        if changed:
+            # A changed absorbed_into re-points a name, and the hot path caches names by HEAD
+            # only: make its next call rebuild them from the new notes.
+            (state_dir / journal.NAMES_CACHE).unlink(missing_ok=True)
     for segment in segments:
         segment.unlink()
     return FlushResult(events, len(touched), commit, warnings)
@@ -193,27 +198,26 @@ def _already_folded(store: Store, notes: NotesState) -> set[str]:
 
 
 def _read_cache(path: Path, key: str | None) -> Loaded | None:
+    doc = read_json(path)
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        if doc.get("notes") != key:
+        if doc["notes"] != key:
             return None
         return Loaded(
             {n: from_doc(d) for n, d in doc["records"].items()},
             list(doc["problems"]),
             dict(doc["unreadable"]),
         )
-    except (OSError, ValueError, KeyError, TypeError):
+    except (KeyError, TypeError, ValueError, AttributeError):
         return None
 
 
 def _write_cache(path: Path, key: str | None, loaded: Loaded) -> None:
-    doc = {
-        "notes": key,
-        "records": {n: to_doc(r) for n, r in loaded.records.items()},
-        "problems": loaded.problems,
-        "unreadable": loaded.unreadable,
-    }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(doc, separators=(",", ":")), encoding="utf-8")
-    os.replace(tmp, path)
+    write_json(
+        path,
+        {
+            "notes": key,
+            "records": {n: to_doc(r) for n, r in loaded.records.items()},
+            "problems": loaded.problems,
+            "unreadable": loaded.unreadable,
+        },
+    )

@@ -51,6 +51,10 @@ IMPLEMENTED = {
     "adopt",
     "pin",
     "unpin",
+    "list",
+    "show",
+    "status",
+    "commit",
 }
 README = Path(__file__).parents[1] / "README.md"
 

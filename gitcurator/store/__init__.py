@@ -6,6 +6,12 @@ notes; `history` walks commits for the facts derived from them.
 
 from __future__ import annotations
 
-from gitcurator.store.repo import DEFAULT_BRANCH, StagedFile, Store, WorktreeScan
+from gitcurator.store.repo import (
+    DEFAULT_BRANCH,
+    StagedFile,
+    Store,
+    WorktreeChanges,
+    WorktreeScan,
+)
 
-__all__ = ["DEFAULT_BRANCH", "StagedFile", "Store", "WorktreeScan"]
+__all__ = ["DEFAULT_BRANCH", "StagedFile", "Store", "WorktreeChanges", "WorktreeScan"]

@@ -17,12 +17,13 @@ from types import TracebackType
 from dulwich.errors import NotGitRepository
 from dulwich.ignore import IgnoreFilterManager
 from dulwich.index import Index, IndexEntry, commit_tree, index_entry_from_stat
-from dulwich.objects import Blob, Commit, ObjectID, ShaFile
+from dulwich.objects import Blob, Commit, ObjectID, ShaFile, Tree
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
 from gitcurator.errors import NotARepository, StoreError
 from gitcurator.files import MAX_LOADED_BYTES, FileEntry, FileTree
+from gitcurator.statefiles import read_json, write_json
 
 DEFAULT_BRANCH = "main"
 _FILE_MODE = 0o100644
@@ -86,6 +87,37 @@ def _stage_file(full: str, rel: str, batch: _Batch) -> StagedFile:
         mode = _EXEC_MODE if st.st_mode & 0o111 else _FILE_MODE
     batch.add_object(blob)
     return StagedFile(rel, mode, blob.id, st)
+
+
+@dataclass(frozen=True, slots=True)
+class WorktreeChanges:
+    """Work-tree files that differ from HEAD: changed or new (staged as blobs) and removed."""
+
+    changed: list[StagedFile]
+    removed: list[str]
+    batch: _Batch
+
+    @property
+    def paths(self) -> list[str]:
+        return sorted([f.path for f in self.changed] + self.removed)
+
+
+def _inside(path: str, folders: set[str]) -> bool:
+    parent = path.rpartition("/")[0]
+    while parent:
+        if parent in folders:
+            return True
+        parent = parent.rpartition("/")[0]
+    return False
+
+
+def _stat_unchanged(entry: IndexEntry, st: os.stat_result) -> bool:
+    mtime = entry.mtime if isinstance(entry.mtime, tuple) else (int(entry.mtime), 0)
+    return (
+        entry.size == st.st_size
+        and mtime == (st.st_mtime_ns // 1_000_000_000, st.st_mtime_ns % 1_000_000_000)
+        and entry.ino == st.st_ino
+    )
 
 
 class Store:
@@ -263,6 +295,102 @@ class Store:
         self._advance_head(parent, commit.id)
         return commit.id
 
+    def worktree_changes(self, folders: set[str]) -> WorktreeChanges:
+        """Files added, modified or removed under `folders`, work tree against HEAD.
+
+        A file whose index entry matches both HEAD and its stat is not re-read, so a large
+        library with a few edits costs a walk and a handful of hashes.
+        """
+        head = self.head_entries()
+        index = self._open_index()
+        batch = _Batch()
+        changed: list[StagedFile] = []
+        seen: set[str] = set()
+        for full, rel in self.walk_worktree():
+            if not _inside(rel, folders):
+                continue
+            seen.add(rel)
+            known = head.get(rel)
+            entry = index[rel.encode()] if known and rel.encode() in index else None
+            if (
+                known
+                and isinstance(entry, IndexEntry)
+                and entry.sha == known[0]
+                and _stat_unchanged(entry, os.lstat(full))
+            ):
+                continue
+            staged = _stage_file(full, rel, batch)
+            if known != (staged.sha, staged.mode):
+                changed.append(staged)
+        removed = sorted(p for p in head if _inside(p, folders) and p not in seen)
+        return WorktreeChanges(changed, removed, batch)
+
+    def commit_changes(self, changes: WorktreeChanges, message: str) -> ObjectID:
+        """Commit exactly these changes on top of HEAD and update their index entries."""
+        from dulwich.object_store import commit_tree_changes
+
+        parent = self.head_commit()
+        self.repo.object_store.add_objects([(o, None) for o in changes.batch.objects.values()])
+        edits: list[tuple[bytes, int | None, ObjectID | None]] = [
+            (f.path.encode(), f.mode, f.sha) for f in changes.changed
+        ]
+        edits += [(p.encode(), None, None) for p in changes.removed]
+        base = self.repo[parent].tree if parent else None  # type: ignore[attr-defined]
+        if base is None:
+            base = Tree()
+            self.repo.object_store.add_object(base)
+            base = base.id
+        tree = commit_tree_changes(self.repo.object_store, base, edits)
+        commit = self._make_commit(tree, [parent] if parent else [], message)
+        self.repo.object_store.add_object(commit)
+        index = self._open_index()
+        for f in changes.changed:
+            index[f.path.encode()] = index_entry_from_stat(f.stat, f.sha, f.mode)
+        for path in changes.removed:
+            if path.encode() in index:
+                del index[path.encode()]
+        index.write()
+        self._advance_head(parent, commit.id)
+        return commit.id
+
+    def head_entries(self) -> dict[str, tuple[ObjectID, int]]:
+        """path -> (blob id, mode) of every file in HEAD's tree (empty without commits)."""
+        head = self.head_commit()
+        if head is None:
+            return {}
+        return self.tree_entries(self.repo[head].tree)  # type: ignore[attr-defined]
+
+    def tree_entries(self, tree: ObjectID) -> dict[str, tuple[ObjectID, int]]:
+        """path -> (blob id, mode) of every file under `tree`.
+
+        Reading 10,000 skill folders costs 20,000 tree objects (seconds in dulwich), so the
+        listing of the last tree asked for is cached in .git/ and moved to a new tree by
+        diffing the two, which only descends into the folders that changed.
+        """
+        from dulwich.diff_tree import tree_changes
+        from dulwich.object_store import iter_tree_contents
+
+        cache = Path(self.repo.commondir()) / "gitcurator" / "tree-cache.json"
+        old_tree, entries = _read_tree_cache(cache)
+        if old_tree == tree.decode():
+            return entries
+        if old_tree is None:
+            entries = {
+                e.path.decode("utf-8", "surrogateescape"): (e.sha, e.mode)
+                for e in iter_tree_contents(self.repo.object_store, tree)
+            }
+        else:
+            for change in tree_changes(self.repo.object_store, ObjectID(old_tree.encode()), tree):
+                if change.old is not None and change.old.path is not None:
+                    entries.pop(change.old.path.decode("utf-8", "surrogateescape"), None)
+                if change.new is not None and change.new.path is not None:
+                    entries[change.new.path.decode("utf-8", "surrogateescape")] = (
+                        change.new.sha,
+                        change.new.mode,
+                    )
+        _write_tree_cache(cache, tree.decode(), entries)
+        return entries
+
     def _advance_head(self, old: ObjectID | None, new: ObjectID) -> None:
         """Move the checked-out branch from `old` to `new`, refusing if someone moved it."""
         branch = self.repo.refs.get_symrefs().get(Ref(b"HEAD")) or Ref(b"HEAD")
@@ -344,16 +472,7 @@ class Store:
 
     def head_paths(self) -> dict[str, ObjectID]:
         """path → blob sha of every file in HEAD's tree (empty without commits)."""
-        head = self.head_commit()
-        if head is None:
-            return {}
-        from dulwich.object_store import iter_tree_contents
-
-        tree = self.repo[head].tree  # type: ignore[attr-defined]
-        return {
-            e.path.decode("utf-8", "surrogateescape"): e.sha
-            for e in iter_tree_contents(self.repo.object_store, tree)
-        }
+        return {path: sha for path, (sha, _mode) in self.head_entries().items()}
 
     def read_blob(self, sha: ObjectID) -> bytes:
         """The content of a stored blob."""
@@ -369,6 +488,20 @@ class Store:
             return FileEntry(path, len(data), link_target=data.decode("utf-8", "surrogateescape"))
         loaded = data if len(data) <= MAX_LOADED_BYTES else None
         return FileEntry(path, len(data), executable=mode == _EXEC_MODE, data=loaded)
+
+
+def _read_tree_cache(path: Path) -> tuple[str | None, dict[str, tuple[ObjectID, int]]]:
+    doc = read_json(path)
+    try:
+        return doc["tree"], {p: (ObjectID(s.encode()), m) for p, (s, m) in doc["entries"].items()}
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None, {}
+
+
+def _write_tree_cache(path: Path, tree: str, entries: dict[str, tuple[ObjectID, int]]) -> None:
+    write_json(
+        path, {"tree": tree, "entries": {p: (s.decode(), m) for p, (s, m) in entries.items()}}
+    )
 
 
 def _read_file(full: str, rel: str) -> FileEntry:

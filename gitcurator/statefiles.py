@@ -1,0 +1,33 @@
+"""Small files gitcurator keeps in .git/gitcurator/: written atomically, read forgivingly.
+
+Everything here is a cache or per-clone state; a file that is missing or unreadable reads as
+None, so the caller rebuilds it instead of failing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace `path` with `text` so readers see the old or the new file, never a half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def read_json(path: Path) -> Any:
+    """The JSON document in `path`, or None if it is missing or not JSON."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def write_json(path: Path, doc: object) -> None:
+    """Write a compact JSON document atomically."""
+    write_atomic(path, json.dumps(doc, separators=(",", ":"), ensure_ascii=False))

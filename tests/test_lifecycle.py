@@ -1,0 +1,117 @@
+"""The lifecycle rules (SPEC §4.1), table-driven on the pure functions."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from gitcurator.config import CuratorPolicy
+from gitcurator.lifecycle import (
+    idle_days,
+    is_curated,
+    is_protected,
+    last_activity,
+    state_of,
+)
+
+NOW = datetime(2026, 6, 1, tzinfo=UTC)
+POLICY = CuratorPolicy(stale_after_days=30, archive_after_days=90)
+
+
+@pytest.mark.parametrize(
+    ("origin", "prune_builtins", "curated"),
+    [
+        ("agent", False, True),
+        ("user", False, False),
+        ("hub", False, False),
+        ("bundled", False, False),
+        ("bundled", True, True),
+        ("user", True, False),
+        ("hub", True, False),
+    ],
+)
+def test_only_agent_and_opted_in_bundled_skills_are_curated(
+    origin: str, prune_builtins: bool, curated: bool
+) -> None:
+    assert is_curated(origin, CuratorPolicy(prune_builtins=prune_builtins)) is curated
+
+
+@pytest.mark.parametrize(
+    ("protect", "name", "path", "protected"),
+    [
+        ((), "a", "a", False),
+        (("a",), "a", "cat/a", True),
+        (("pdf-*",), "pdf-merge", "docs/pdf-merge", True),
+        (("pdf-*",), "csv-merge", "docs/csv-merge", False),
+        (("docs/*",), "csv-merge", "docs/csv-merge", True),
+        (("A",), "a", "a", False),
+    ],
+)
+def test_protect_matches_names_and_paths(
+    protect: tuple[str, ...], name: str, path: str, protected: bool
+) -> None:
+    assert is_protected(name, path, CuratorPolicy(protect=protect)) is protected
+
+
+@pytest.mark.parametrize(
+    ("used", "viewed", "patched", "expected"),
+    [
+        (None, None, None, None),
+        ("2026-01-01T00:00:00Z", None, None, "2026-01-01T00:00:00Z"),
+        (
+            "2026-01-01T00:00:00Z",
+            "2026-03-01T00:00:00Z",
+            "2026-02-01T00:00:00Z",
+            "2026-03-01T00:00:00Z",
+        ),
+        (None, None, "2026-02-01T00:00:00Z", "2026-02-01T00:00:00Z"),
+    ],
+)
+def test_activity_is_the_newest_of_use_view_patch(
+    used: str | None, viewed: str | None, patched: str | None, expected: str | None
+) -> None:
+    assert last_activity(used, viewed, patched) == expected
+
+
+@pytest.mark.parametrize(
+    ("archived", "managed", "activity", "created", "state"),
+    [
+        # Recently used: active.
+        (False, True, "2026-05-20T00:00:00Z", "2025-01-01T00:00:00Z", "active"),
+        # Idle past stale_after_days: stale.
+        (False, True, "2026-04-01T00:00:00Z", "2025-01-01T00:00:00Z", "stale"),
+        # Exactly at the threshold is not yet stale.
+        (False, True, "2026-05-02T00:00:00Z", None, "active"),
+        # Never used: the anchor is creation; young skills are left alone.
+        (False, True, None, "2026-05-20T00:00:00Z", "active"),
+        (False, True, None, "2026-01-01T00:00:00Z", "stale"),
+        # Pinned, protected or not curated skills (managed=False) never go stale.
+        (False, False, "2020-01-01T00:00:00Z", "2020-01-01T00:00:00Z", "active"),
+        # Archived stays archived, whatever its activity.
+        (True, True, "2026-05-31T00:00:00Z", None, "archived"),
+        (True, False, None, None, "archived"),
+        # Nothing known at all: active.
+        (False, True, None, None, "active"),
+    ],
+)
+def test_state(
+    archived: bool, managed: bool, activity: str | None, created: str | None, state: str
+) -> None:
+    assert (
+        state_of(
+            archived=archived,
+            managed=managed,
+            last_activity_at=activity,
+            created_at=created,
+            policy=POLICY,
+            now=NOW,
+        )
+        == state
+    )
+
+
+def test_idle_days_prefers_activity_over_creation() -> None:
+    assert idle_days("2026-05-31T00:00:00Z", "2020-01-01T00:00:00Z", NOW) == 1
+    assert idle_days(None, "2026-05-01T00:00:00Z", NOW) == 31
+    assert idle_days(None, None, NOW) is None
