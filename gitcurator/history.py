@@ -13,7 +13,6 @@ creates it and is not a patch.
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -21,6 +20,9 @@ from dataclasses import dataclass
 from gitcurator.skill import ARCHIVE_DIR, SKILL_FILE, SKILL_FILE_LOWER, is_skipped_component
 
 RUN_TRAILER = "Curator-Run"
+# An import brings a skill's history with it (its own patch_count); counting the import
+# commit as a patch too would count those edits twice.
+IMPORT_TRAILER = "Curator-Import"
 # Curator commits with one of these undo a pass's work on a person's behalf: they are activity.
 PATCH_TRAILERS = ("Curator-Restored", "Curator-Rollback")
 
@@ -96,6 +98,8 @@ def _paragraphs(message: str) -> list[list[str]]:
 def is_patch_commit(message: str) -> bool:
     """Whether a commit touching a skill counts as a patch (activity), judged by its trailers."""
     keys = {key.casefold() for key in trailers(message)}
+    if IMPORT_TRAILER.casefold() in keys:
+        return False
     if RUN_TRAILER.casefold() not in keys:
         return True
     return any(key.casefold() in keys for key in PATCH_TRAILERS)
@@ -113,7 +117,7 @@ def fold_history(
     lies in one of the skill's folders now, or in a folder that held a SKILL.md at some point
     of history and bears the skill's name (where the skill was before a move).
     """
-    attribute = _Attributor(skill_folders, _historic_skill_folders(commits, skills_dir), skills_dir)
+    attribute = _Attributor(skill_folders, _historic_skill_folders(commits), skills_dir)
     created: dict[str, str] = {}
     patches: dict[str, int] = {}
     last_patched: dict[str, str] = {}
@@ -142,69 +146,64 @@ def _library_prefix(skills_dir: str) -> str:
     return stripped + "/" if stripped else ""
 
 
-def _skill_parts(folder: str, prefix: str) -> list[str] | None:
-    """The parts of `folder` below the library (and below `.archive/`), if it may be a skill."""
-    if not folder.startswith(prefix) or folder == prefix.rstrip("/"):
-        return None
-    parts = folder[len(prefix) :].split("/")
-    if parts[0] == ARCHIVE_DIR:
-        parts = parts[1:]
-    if not parts or any(is_skipped_component(p) for p in parts):
-        return None
-    return parts
-
-
-def _historic_skill_folders(commits: Sequence[CommitChanges], skills_dir: str) -> set[str]:
+def _historic_skill_folders(commits: Sequence[CommitChanges]) -> set[str]:
     """Every folder that held a SKILL.md in some commit (a root commit lists all its files,
-    so every folder that was ever a skill shows up here)."""
-    prefix = _library_prefix(skills_dir)
-    folders: set[str] = set()
-    for commit in commits:
-        for path in commit.paths:
-            folder, _, base = path.rpartition("/")
-            if base in (SKILL_FILE, SKILL_FILE_LOWER) and _skill_parts(folder, prefix):
-                folders.add(folder)
-    return folders
+    so every folder that ever was a skill shows up); which of them were skills is decided
+    by `_Attributor`, as discovery would."""
+    return {
+        folder
+        for commit in commits
+        for folder, _, base in (path.rpartition("/") for path in commit.paths)
+        if base in (SKILL_FILE, SKILL_FILE_LOWER)
+    }
+
+
+# An owner that no name can equal: no skill sits in or below this folder.
+_BLOCKED = "/"
 
 
 class _Attributor:
-    """Maps changed paths to tracked identities, remembering the answer for each folder."""
+    """Maps changed paths to tracked identities, deciding once per folder."""
 
     def __init__(self, tracked: Mapping[str, str], historic: set[str], skills_dir: str) -> None:
         self.tracked = tracked
         self.historic = historic
         self.names = set(tracked.values())
         self.prefix = _library_prefix(skills_dir)
-        self.by_folder: dict[str, str | None] = {}
+        self.root = self.prefix.rstrip("/")
+        self.owners: dict[str, str | None] = {}
 
     def identities(self, paths: Sequence[str]) -> set[str]:
         """The tracked identities that any of `paths` belongs to."""
         found: set[str] = set()
         for path in paths:
-            folder = posixpath.dirname(path)
-            if folder not in self.by_folder:
-                self.by_folder[folder] = self._identity_of(folder)
-            identity = self.by_folder[folder]
-            if identity is not None:
-                found.add(identity)
+            owner = self._owner(path.rpartition("/")[0])
+            if owner is not None and owner in self.names:
+                found.add(owner)
         return found
 
-    def _identity_of(self, folder: str) -> str | None:
-        """The identity whose skill holds files of `folder`, if it is tracked."""
-        parts = _skill_parts(folder, self.prefix)
-        if parts is None:
-            return None
-        base = folder[: len(folder) - len("/".join(parts))]
-        outermost_historic: str | None = None
-        for depth in range(1, len(parts) + 1):
-            candidate = base + "/".join(parts[:depth])
-            # Where a skill sits now outranks what history says sat there.
-            if candidate in self.tracked:
-                return self.tracked[candidate]
-            if outermost_historic is None and candidate in self.historic:
-                outermost_historic = candidate
-        if outermost_historic is None:
-            return None
-        # As in discovery, the outermost SKILL.md folder is the skill; deeper ones are its files.
-        name = posixpath.basename(outermost_historic)
-        return name if name in self.names else None
+    def _owner(self, folder: str) -> str | None:
+        """The name of the skill whose files `folder` holds (tracked or not), None if none."""
+        if folder in self.owners:
+            return self.owners[folder]
+        owner: str | None = None
+        if folder in self.tracked:
+            # Where a skill sits now outranks what history says sat around it.
+            owner = self.tracked[folder]
+        elif folder == self.root:
+            pass
+        elif not folder.startswith(self.prefix):
+            owner = _BLOCKED
+        else:
+            parent, _, base = folder.rpartition("/")
+            # As in discovery, the outermost skill folder wins; deeper SKILL.md are its files.
+            owner = self._owner(parent)
+            # The archive folder is a dot-folder that is no skill but holds skills.
+            archive = parent == self.root and base == ARCHIVE_DIR
+            if owner is None and not archive:
+                if is_skipped_component(base):
+                    owner = _BLOCKED
+                elif folder in self.historic:
+                    owner = base
+        self.owners[folder] = owner
+        return owner

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from gitcurator.repository import SkillsRepo
 from gitcurator.skill import SkillLocation, SkillParseError, find_skills, parse_skill_md
 from gitcurator.statefiles import read_json, write_json
+
+# The usage-record schema's rule for a skill name (the key of its record).
+VALID_NAME = re.compile(r"[^\sA-Z_/\\.-](?:-?[^\sA-Z_/\\.-])*")
 
 
 def identity(location: SkillLocation) -> str:
@@ -25,6 +29,8 @@ def name_map(
     its umbrella (chains are followed; a cycle resolves to the last name before it repeats).
     """
     names: dict[str, str] = {}
+    # A folder whose name cannot key a record (e.g. `My_Skill`) takes no usage until renamed.
+    locations = [loc for loc in locations if VALID_NAME.fullmatch(identity(loc))]
     for loc in locations:
         names.setdefault(identity(loc), identity(loc))
     for loc in locations:

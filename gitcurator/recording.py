@@ -40,8 +40,8 @@ def record(
     root, gitdir = journal.find_gitdir(Path(repo))
     state = journal.state_dir(gitdir)
     head = journal.read_head(gitdir)
-    known = journal.read_names(state, head)
-    if known is None or any(n not in known for n in names):
+    known = journal.lookup_names(state, head, list(names))
+    if known is None or len(known) < len(set(names)):
         known = _rebuild_names(root, state, head)
     missing = [n for n in names if n not in known]
     if missing:

@@ -189,7 +189,7 @@ def from_doc(doc: Mapping[str, Any]) -> UsageRecord:
         imported=Imported(
             imported.get("created_at"), imported.get("patch_count"), imported.get("last_patched_at")
         )
-        if imported
+        if imported is not None
         else None,
         archived_at=doc.get("archived_at"),
         absorbed_into=doc.get("absorbed_into"),

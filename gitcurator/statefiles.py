@@ -15,7 +15,8 @@ from typing import Any
 def write_atomic(path: Path, text: str) -> None:
     """Replace `path` with `text` so readers see the old or the new file, never a half."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    # pid and a random part: threads of one process share the pid
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{os.urandom(6).hex()}.tmp")
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
 
@@ -29,5 +30,5 @@ def read_json(path: Path) -> Any:
 
 
 def write_json(path: Path, doc: object) -> None:
-    """Write a compact JSON document atomically."""
-    write_atomic(path, json.dumps(doc, separators=(",", ":"), ensure_ascii=False))
+    """Write a compact JSON document atomically (ASCII, so surrogate-escaped paths survive)."""
+    write_atomic(path, json.dumps(doc, separators=(",", ":")))

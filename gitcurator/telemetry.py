@@ -68,9 +68,13 @@ def load_notes(store: Store, state: NotesState | None = None) -> Loaded:
 
 def load(store: Store) -> Loaded:
     """Records as every reading command sees them: notes plus buffered events."""
-    loaded = load_notes(store)
+    notes = read_notes(store)
+    loaded = load_notes(store, notes)
     state = state_of(store)
-    for path in [*journal.segment_files(state), state / journal.JOURNAL]:
+    # A segment whose flush died after its notes commit is already in the notes: skip it.
+    folded = _already_folded(store, notes)
+    pending = [s for s in journal.segment_files(state) if s.stem not in folded]
+    for path in [*pending, state / journal.JOURNAL]:
         events, problems = journal.read_events(path)
         loaded.problems.extend(problems)
         _apply(loaded.records, events)
@@ -138,14 +142,16 @@ def _update_locked(
     records = loaded.records
     events = 0
     touched: set[str] = set()
+    skipped: list[str] = []
     for segment in segments:
-        batch, _problems = journal.read_events(segment)
+        batch, problems = journal.read_events(segment)
+        skipped += problems  # the segment is deleted below: say so now or never
         events += sum(len(e.names) for e in batch)
         touched |= _apply(records, batch)
     changed = change(records)
     touched |= changed
     commit = None
-    warnings = []
+    warnings = list(skipped)
     if touched:
         lines = [subject, "", f"{len(touched)} skill records updated, {events} events folded.", ""]
         lines += [f"{_SEGMENT_TRAILER}{s.stem}" for s in segments]
@@ -165,7 +171,12 @@ def _update_locked(
             commit,
             Loaded(
                 records,
-                loaded.problems,
+                # the complaints about records just replaced no longer apply
+                [
+                    p
+                    for p in loaded.problems
+                    if not any(p.startswith(f"record of {n} ") for n in touched)
+                ],
                 {k: v for k, v in loaded.unreadable.items() if k not in touched},
             ),
         )

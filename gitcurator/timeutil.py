@@ -29,7 +29,12 @@ def parse_time(text: str, what: str = "timestamp") -> datetime:
         ) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).replace(microsecond=0)
+    moment = moment.astimezone(UTC).replace(microsecond=0)
+    # Canonical timestamps compare as text only with four-digit years; nothing an agent
+    # records predates the epoch.
+    if not 1970 <= moment.year <= 9999:
+        raise UsageError(f"{what} {text!r} is outside the years 1970-9999")
+    return moment
 
 
 def normalise(text: str | None) -> str | None:

@@ -55,6 +55,7 @@ IMPLEMENTED = {
     "show",
     "status",
     "commit",
+    "import hermes",
 }
 README = Path(__file__).parents[1] / "README.md"
 

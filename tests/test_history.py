@@ -231,6 +231,23 @@ FOLD_CASES: list[FoldCase] = [
         {"a": SkillHistory(t(1), 0, None)},
     ),
     (
+        "a skill's own dot-folders and dependency trees are its files",
+        [
+            c(1, "add", "cat/a/SKILL.md"),
+            c(2, "ci", "cat/a/.ci/x.yml", "cat/a/node_modules/m.js"),
+        ],
+        {"cat/a": "a"},
+        "",
+        {"a": SkillHistory(t(1), 1, t(2))},
+    ),
+    (
+        "a SKILL.md in the archive folder itself makes no skill of the archive",
+        [c(1, "add", ".archive/SKILL.md", ".archive/a/SKILL.md"), c(2, "edit", ".archive/a/x.md")],
+        {".archive/a": "a"},
+        "",
+        {"a": SkillHistory(t(1), 1, t(2))},
+    ),
+    (
         "lower-case skill.md marks a skill folder too",
         [c(1, "add", "old/a/skill.md"), c(2, "move", "old/a/skill.md", "new/a/SKILL.md")],
         {"new/a": "a"},
@@ -368,6 +385,20 @@ def test_merges_count_the_branch_commits_once(skills: Path) -> None:
     }
 
 
+def test_a_merge_that_resolves_a_conflict_patches(skills: Path) -> None:
+    git_at(skills, 2, "checkout", "-q", "-b", "person")
+    write_skill(skills, "a", body="---\nname: a\ndescription: Theirs.\n---\n")
+    commit_all(skills, 2, "Their a")
+    git_at(skills, 3, "checkout", "-q", "main")
+    write_skill(skills, "a", body="---\nname: a\ndescription: Ours.\n---\n")
+    commit_all(skills, 3, "Our a")
+    failed = subprocess.run(["git", "merge", "-q", "person"], cwd=skills, capture_output=True)
+    assert failed.returncode != 0
+    write_skill(skills, "a", body="---\nname: a\ndescription: Both.\n---\n")
+    commit_all(skills, 4, "Merge person, keeping both")
+    assert histories(skills)["a"] == SkillHistory(noon(1), 3, noon(4))
+
+
 def test_walk_changes_lists_commits_oldest_first(skills: Path) -> None:
     first = git_at(skills, 1, "rev-parse", "HEAD")
     move(skills, 2, "a", "cat/a")
@@ -432,6 +463,16 @@ def test_unreadable_cache_is_rebuilt(skills: Path, diffs: list[int]) -> None:
     diffs[0] = 0
     assert histories(skills)["a"] == SkillHistory(noon(1), 0, None)
     assert diffs[0] == 1
+
+
+def test_paths_that_are_not_utf8_survive_the_cache(skills: Path, diffs: list[int]) -> None:
+    (skills / os.fsdecode(b"a/notes-\xff.md")).write_bytes(b"latin-1 name\n")
+    commit_all(skills, 2, "Add notes to a")
+    with Store.discover(skills) as store:
+        for _ in range(2):
+            found = store_history.skill_histories(store, {"a": "a", "cat/b": "b"})
+            assert found["a"] == SkillHistory(noon(1), 1, noon(2))
+    assert diffs[0] == 2  # the second answer came from the cache
 
 
 def test_repository_without_commits(tmp_path: Path) -> None:

@@ -12,8 +12,8 @@ are diffed.
 
 from __future__ import annotations
 
+import contextlib
 import json
-import os
 import stat
 from collections.abc import Container, Mapping
 from collections.abc import Set as AbstractSet
@@ -25,6 +25,7 @@ from dulwich.objects import Commit, ObjectID, parse_tree
 
 from gitcurator.history import CommitChanges, SkillHistory, fold_history
 from gitcurator.journal import STATE_DIR
+from gitcurator.statefiles import read_json, write_atomic
 from gitcurator.store.repo import Store
 from gitcurator.timeutil import format_time
 
@@ -271,9 +272,8 @@ _NO_CACHE: tuple[str | None, dict[str, _Entry]] = (None, {})
 def _read_cache(path: Path, shallow: list[str]) -> tuple[str | None, dict[str, _Entry]]:
     """(head it was written for, entries in walk order); nothing when missing, unreadable or
     written for another set of shallow commits (a deepened clone has more history)."""
+    doc = read_json(path)
     try:
-        with path.open(encoding="utf-8") as f:
-            doc = json.load(f)
         if doc["version"] != _CACHE_VERSION or doc["shallow"] != shallow:
             return _NO_CACHE
         head = str(doc["head"])
@@ -281,7 +281,7 @@ def _read_cache(path: Path, shallow: list[str]) -> tuple[str | None, dict[str, _
             sha: _Entry(tuple(parents), CommitChanges(sha, time, message, tuple(paths)))
             for sha, parents, time, message, paths in doc["commits"]
         }
-    except (OSError, ValueError, KeyError, TypeError):
+    except (KeyError, TypeError, ValueError):
         return _NO_CACHE
     # The walk stops at cached commits, so a cache missing an ancestor would hide history.
     if head not in entries or any(p not in entries for e in entries.values() for p in e.parents):
@@ -299,11 +299,7 @@ def _write_cache(path: Path, head: str, shallow: list[str], entries: Mapping[str
             for sha, e in entries.items()
         ],
     }
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps(doc, separators=(",", ":")), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:
-        # The cache only saves time: a read-only .git must not make a reading command fail.
-        tmp.unlink(missing_ok=True)
+    # The cache only saves time: a read-only .git must not fail a reading command.
+    with contextlib.suppress(OSError):
+        # ASCII JSON: paths that are not UTF-8 travel as escaped surrogates.
+        write_atomic(path, json.dumps(doc, separators=(",", ":")))

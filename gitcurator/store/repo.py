@@ -403,7 +403,8 @@ class Store:
         commit.parents = parents
         identity = self._identity()
         commit.author = commit.committer = identity
-        commit.author_time = commit.commit_time = int(time.time())
+        commit.author_time = _env_time("GIT_AUTHOR_DATE")
+        commit.commit_time = _env_time("GIT_COMMITTER_DATE")
         commit.author_timezone = commit.commit_timezone = 0
         commit.encoding = b"UTF-8"
         commit.message = message.encode("utf-8")
@@ -488,6 +489,20 @@ class Store:
             return FileEntry(path, len(data), link_target=data.decode("utf-8", "surrogateescape"))
         loaded = data if len(data) <= MAX_LOADED_BYTES else None
         return FileEntry(path, len(data), executable=mode == _EXEC_MODE, data=loaded)
+
+
+def _env_time(var: str) -> int:
+    """Seconds since the epoch for a commit: now, or the date git's variable sets (tests and
+    replays date commits the way they date git's own)."""
+    value = os.environ.get(var, "").strip()
+    if not value:
+        return int(time.time())
+    epoch = value.lstrip("@").split()[0]
+    if epoch.isdigit():
+        return int(epoch)
+    from gitcurator.timeutil import parse_time
+
+    return int(parse_time(value, var).timestamp())
 
 
 def _read_tree_cache(path: Path) -> tuple[str | None, dict[str, tuple[ObjectID, int]]]:
