@@ -82,3 +82,19 @@ def known_names(repo: SkillsRepo, include_worktree: bool = False) -> dict[str, s
     records = telemetry.load_notes(store).records
     absorbed = {n: r.absorbed_into for n, r in records.items() if r.absorbed_into}
     return name_map(locations, frontmatter, absorbed)
+
+
+def refresh_names_cache(repo: SkillsRepo) -> None:
+    """Rebuild the hot path's name cache now, for the current HEAD.
+
+    Commands that move HEAD call this while dulwich is loaded anyway, so the agent's next
+    `record` does not pay for the rebuild (seconds at 10,000 skills).
+    """
+    from gitcurator import journal, telemetry
+
+    head = repo.store.head_commit()
+    journal.write_names(
+        telemetry.state_of(repo.store),
+        head.decode() if head else None,
+        known_names(repo, include_worktree=True),
+    )

@@ -10,7 +10,7 @@ from pathlib import Path
 from gitcurator import telemetry
 from gitcurator.checks import check_tree
 from gitcurator.errors import EXIT_OK, UsageError, ValidationFailed
-from gitcurator.naming import identity
+from gitcurator.naming import identity, refresh_names_cache
 from gitcurator.records import ORIGINS, Stamped, UsageRecord
 from gitcurator.render import findings_text, plural
 from gitcurator.repository import open_repo
@@ -62,6 +62,7 @@ def commit(start: Path, message: str, origin: str | None) -> int:
         flushed = telemetry.update(
             store, record_origins, f"gitcurator: origin {origin} of new skills"
         )
+        refresh_names_cache(repo)
     for warning in flushed.warnings:
         print(f"gitcurator: warning: {warning}", file=sys.stderr)
     parts = [

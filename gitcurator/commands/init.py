@@ -7,10 +7,11 @@ import sys
 from pathlib import Path
 
 from gitcurator.checks import check_tree
-from gitcurator.config import CONFIG_FILE, DEFAULT_CONFIG_TEXT, parse_config
+from gitcurator.config import CONFIG_FILE, DEFAULT_CONFIG_TEXT, Config, parse_config
 from gitcurator.errors import EXIT_OK, NotARepository, UsageError, ValidationFailed
+from gitcurator.naming import refresh_names_cache
 from gitcurator.render import findings_text, plural
-from gitcurator.repository import read_config
+from gitcurator.repository import SkillsRepo, read_config
 from gitcurator.skill import find_skills
 from gitcurator.store import Store
 
@@ -90,6 +91,7 @@ def _first_commit(store: Store, created: bool, verify: bool, quiet: bool) -> int
         f"{len(skills) - len(live)} archived, {plural(len(scan.files), 'file')} in all.\n"
     )
     store.commit_scan(scan, message)
+    refresh_names_cache(SkillsRepo(store, config or Config()))
     verb = "created" if created else "initialised"
     _say(quiet, f"{verb} skills repository {store.root} (branch {store.head_branch()})")
     _say(
