@@ -336,3 +336,35 @@ def test_pre_commit_framework_passes_a_staged_good_skill(
     done = run_pre_commit(repo, "data/csv-clean/SKILL.md", "pdf-extract/SKILL.md")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Passed" in done.stdout
+
+
+@pytest.mark.slow
+def test_pre_commit_try_repo_runs_the_hook(repo: Path, hook_repo: tuple[Path, str]) -> None:
+    """`pre-commit try-repo` (how people try a hook before adding it) finds and runs ours."""
+    path, rev = hook_repo
+    write_skill(repo, "data/csv-clean", body=BROKEN_SKILL.replace("broken", "csv-clean"))
+    git("add", "-A", cwd=repo)
+    env = git_env()
+    env["PRE_COMMIT_COLOR"] = "never"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pre_commit",
+            "try-repo",
+            str(path),
+            HOOK_ID,
+            "--ref",
+            rev,
+            "--files",
+            "data/csv-clean/SKILL.md",
+        ],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    _skip_if_offline(done)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "data/csv-clean/SKILL.md" in done.stdout

@@ -184,3 +184,17 @@ def test_init_folder_names_with_spaces_and_dots(tmp_path: Path) -> None:
     assert result.code == 1
     assert "with space/SKILL.md" in result.err
     assert not (lib / ".git").exists()
+
+
+def test_an_empty_git_repository_is_adopted_and_validates(tmp_path: Path) -> None:
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    git("init", "-q", "-b", "main", cwd=lib)
+    # Before anything is committed: validate finds nothing and says so, without failing.
+    empty = run_cli("validate", "-C", str(lib))
+    assert empty.code == 0 and "0 skills checked" in empty.out
+    write_skill(lib, "first-skill")
+    result = run_cli("init", str(lib))
+    assert result.code == 0, result
+    assert "initialised skills repository" in result.out
+    assert _commits(lib) == ["gitcurator: start curating 1 skill"]
