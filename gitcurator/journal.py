@@ -242,6 +242,11 @@ def shared(state: Path, timeout: float = 60.0) -> Iterator[None]:
 
 @contextlib.contextmanager
 def _notes_lock(state: Path, kind: int, timeout: float) -> Iterator[None]:
+    if kind == fcntl.LOCK_SH and not (state / LOCK_FILE).exists():
+        # No writer has ever run here, so there is nothing to wait for; and a reader (a dry
+        # run) must not create files.
+        yield
+        return
     state.mkdir(parents=True, exist_ok=True)
     fd = os.open(state / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
     try:

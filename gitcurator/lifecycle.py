@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import fnmatch
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from gitcurator.config import CuratorPolicy
@@ -51,3 +53,111 @@ def state_of(
     if managed and idle is not None and idle > policy.stale_after_days:
         return STALE
     return ACTIVE
+
+
+@dataclass(frozen=True, slots=True)
+class SkillFacts:
+    """What the planner knows of one live skill."""
+
+    name: str
+    path: str
+    origin: str
+    pinned: bool
+    last_activity_at: str | None
+    created_at: str | None
+    recorded_state: str | None = None  # the state the previous pass left it in
+
+
+@dataclass(frozen=True, slots=True)
+class Transition:
+    name: str
+    path: str
+    before: str
+    after: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Skip:
+    name: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class PassPlan:
+    now: datetime
+    transitions: tuple[Transition, ...]
+    skipped: tuple[Skip, ...]
+
+    def names(self, after: str, before: str | None = None) -> list[str]:
+        """Skills whose transition ends in `after` (and starts in `before`, if given)."""
+        return [
+            t.name
+            for t in self.transitions
+            if t.after == after and (before is None or t.before == before)
+        ]
+
+    @property
+    def archived(self) -> list[Transition]:
+        return [t for t in self.transitions if t.after == ARCHIVED]
+
+
+def plan_pass(skills: Sequence[SkillFacts], policy: CuratorPolicy, now: datetime) -> PassPlan:
+    """Every transition the deterministic pass makes at `now`, and every skill it leaves be."""
+    transitions: list[Transition] = []
+    skipped: list[Skip] = []
+    for skill in sorted(skills, key=lambda s: s.name):
+        why_not = _exempt(skill, policy)
+        if why_not:
+            skipped.append(Skip(skill.name, why_not))
+            continue
+        before = skill.recorded_state or ACTIVE
+        idle = idle_days(skill.last_activity_at, skill.created_at, now)
+        if idle is None:
+            skipped.append(Skip(skill.name, "no creation date or activity is known"))
+            continue
+        if skill.last_activity_at is None and idle <= policy.stale_after_days:
+            skipped.append(
+                Skip(
+                    skill.name,
+                    f"too young: never used, {idle:.0f} days old "
+                    f"(stale_after_days={policy.stale_after_days:g})",
+                )
+            )
+            continue
+        since = _since(skill)
+        if idle > policy.archive_after_days:
+            reason = (
+                f"idle {idle:.0f} days ({since}), over "
+                f"archive_after_days={policy.archive_after_days:g}"
+            )
+            transitions.append(Transition(skill.name, skill.path, before, ARCHIVED, reason))
+        elif idle > policy.stale_after_days:
+            if before != STALE:
+                reason = (
+                    f"idle {idle:.0f} days ({since}), over "
+                    f"stale_after_days={policy.stale_after_days:g}"
+                )
+                transitions.append(Transition(skill.name, skill.path, before, STALE, reason))
+        elif before == STALE:
+            reason = f"active again: {since}"
+            transitions.append(Transition(skill.name, skill.path, STALE, ACTIVE, reason))
+    return PassPlan(now, tuple(transitions), tuple(skipped))
+
+
+def _exempt(skill: SkillFacts, policy: CuratorPolicy) -> str | None:
+    if skill.pinned:
+        return "pinned"
+    if is_protected(skill.name, skill.path, policy):
+        return "protected by the config's protect: list"
+    if not is_curated(skill.origin, policy):
+        if skill.origin == "bundled":
+            return "bundled with the agent (prune_builtins is off)"
+        return f"origin {skill.origin}: only agent-made skills are curated"
+    return None
+
+
+def _since(skill: SkillFacts) -> str:
+    if skill.last_activity_at:
+        return f"last activity {skill.last_activity_at[:10]}"
+    return f"never used, created {(skill.created_at or '?')[:10]}"

@@ -54,6 +54,7 @@ class UsageRecord:
     imported: Imported | None = None
     archived_at: str | None = None
     absorbed_into: str | None = None
+    lifecycle: Stamped | None = None  # "active" | "stale", as the last pass left it
 
     @property
     def origin_value(self) -> str:
@@ -115,6 +116,7 @@ def merge_records(a: UsageRecord, b: UsageRecord) -> UsageRecord:
         skill=a.skill,
         origin=_last_writer(a.origin, b.origin),
         pinned=_last_writer(a.pinned, b.pinned),
+        lifecycle=_last_writer(a.lifecycle, b.lifecycle),
         hosts=dict(sorted(hosts.items())),
         imported=_merge_imported(a.imported, b.imported),
         archived_at=latest(a.archived_at, b.archived_at),
@@ -147,6 +149,8 @@ def to_doc(record: UsageRecord) -> dict[str, Any]:
         doc["origin"] = {"value": record.origin.value, "at": record.origin.at}
     if record.pinned:
         doc["pinned"] = {"value": bool(record.pinned.value), "at": record.pinned.at}
+    if record.lifecycle:
+        doc["lifecycle"] = {"value": record.lifecycle.value, "at": record.lifecycle.at}
     doc["hosts"] = {
         host: {
             "use_count": c.use_count,
@@ -180,6 +184,9 @@ def from_doc(doc: Mapping[str, Any]) -> UsageRecord:
         skill=doc["skill"],
         origin=Stamped(doc["origin"]["value"], doc["origin"]["at"]) if "origin" in doc else None,
         pinned=Stamped(doc["pinned"]["value"], doc["pinned"]["at"]) if "pinned" in doc else None,
+        lifecycle=Stamped(doc["lifecycle"]["value"], doc["lifecycle"]["at"])
+        if "lifecycle" in doc
+        else None,
         hosts={
             h: HostCounters(
                 c["use_count"], c["view_count"], c.get("last_used_at"), c.get("last_viewed_at")

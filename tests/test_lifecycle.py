@@ -8,10 +8,12 @@ import pytest
 
 from gitcurator.config import CuratorPolicy
 from gitcurator.lifecycle import (
+    SkillFacts,
     idle_days,
     is_curated,
     is_protected,
     last_activity,
+    plan_pass,
     state_of,
 )
 
@@ -115,3 +117,100 @@ def test_idle_days_prefers_activity_over_creation() -> None:
     assert idle_days("2026-05-31T00:00:00Z", "2020-01-01T00:00:00Z", NOW) == 1
     assert idle_days(None, "2026-05-01T00:00:00Z", NOW) == 31
     assert idle_days(None, None, NOW) is None
+
+
+# -- the pass plan --------------------------------------------------------------------------
+
+
+def _facts(
+    name: str = "s",
+    *,
+    origin: str = "agent",
+    pinned: bool = False,
+    activity: str | None = None,
+    created: str | None = "2025-01-01T00:00:00Z",
+    recorded: str | None = None,
+    path: str | None = None,
+) -> SkillFacts:
+    return SkillFacts(name, path or f"cat/{name}", origin, pinned, activity, created, recorded)
+
+
+@pytest.mark.parametrize(
+    ("facts", "policy", "outcome"),
+    [
+        # Idle past archive_after_days: archived, from whatever state it was in.
+        (_facts(activity="2026-02-01T00:00:00Z"), POLICY, ("active", "archived")),
+        (_facts(activity="2026-02-01T00:00:00Z", recorded="stale"), POLICY, ("stale", "archived")),
+        # Idle past stale_after_days only: stale (once; a stale skill stays quiet).
+        (_facts(activity="2026-04-01T00:00:00Z"), POLICY, ("active", "stale")),
+        (_facts(activity="2026-04-01T00:00:00Z", recorded="stale"), POLICY, None),
+        # New activity on a stale skill: active again.
+        (_facts(activity="2026-05-30T00:00:00Z", recorded="stale"), POLICY, ("stale", "active")),
+        # Recently active: nothing to do.
+        (_facts(activity="2026-05-30T00:00:00Z"), POLICY, None),
+        # Never used: anchored at creation; old enough to archive...
+        (_facts(created="2026-01-01T00:00:00Z"), POLICY, ("active", "archived")),
+        # ...but never archived (or staled) before stale_after_days old.
+        (_facts(created="2026-05-20T00:00:00Z"), POLICY, "too young"),
+        # A patch (edit, restore, rollback) is activity: it keeps the skill.
+        (_facts(activity="2026-05-31T00:00:00Z", created="2020-01-01T00:00:00Z"), POLICY, None),
+        # Never touched: pinned, protected, user, hub; bundled unless prune_builtins.
+        (_facts(pinned=True, activity="2020-01-01T00:00:00Z"), POLICY, "pinned"),
+        (
+            _facts(name="keep-me", activity="2020-01-01T00:00:00Z"),
+            CuratorPolicy(protect=("keep-*",)),
+            "protected",
+        ),
+        (_facts(origin="user", activity="2020-01-01T00:00:00Z"), POLICY, "origin user"),
+        (_facts(origin="hub", activity="2020-01-01T00:00:00Z"), POLICY, "origin hub"),
+        (_facts(origin="bundled", activity="2020-01-01T00:00:00Z"), POLICY, "bundled"),
+        (
+            _facts(origin="bundled", activity="2020-01-01T00:00:00Z"),
+            CuratorPolicy(prune_builtins=True),
+            ("active", "archived"),
+        ),
+        # Nothing known at all: left alone, said why.
+        (_facts(created=None), POLICY, "no creation date"),
+        # Thresholds come from the config.
+        (
+            _facts(activity="2026-05-10T00:00:00Z"),
+            CuratorPolicy(stale_after_days=14, archive_after_days=20),
+            ("active", "archived"),
+        ),
+    ],
+)
+def test_plan_pass_rules(
+    facts: SkillFacts, policy: CuratorPolicy, outcome: tuple[str, str] | str | None
+) -> None:
+    plan = plan_pass([facts], policy, NOW)
+    if outcome is None:
+        assert plan.transitions == () and plan.skipped == ()
+    elif isinstance(outcome, str):
+        assert plan.transitions == ()
+        (skip,) = plan.skipped
+        assert outcome in skip.reason
+    else:
+        (t,) = plan.transitions
+        assert (t.before, t.after) == outcome
+        assert t.name == facts.name and t.path == facts.path
+        assert "days" in t.reason or "active again" in t.reason
+
+
+def test_plan_reasons_name_the_threshold_and_the_idle_days() -> None:
+    plan = plan_pass([_facts(activity="2026-02-01T00:00:00Z")], POLICY, NOW)
+    assert plan.transitions[0].reason == (
+        "idle 120 days (last activity 2026-02-01), over archive_after_days=90"
+    )
+
+
+def test_plan_lists_and_is_deterministic() -> None:
+    skills = [
+        _facts("b", activity="2026-01-01T00:00:00Z"),
+        _facts("a", activity="2026-04-01T00:00:00Z"),
+        _facts("c", activity="2026-05-31T00:00:00Z", recorded="stale"),
+    ]
+    plan = plan_pass(skills, POLICY, NOW)
+    assert plan.names("archived") == ["b"]
+    assert plan.names("stale") == ["a"]
+    assert plan.names("active", "stale") == ["c"]
+    assert plan == plan_pass(list(reversed(skills)), POLICY, NOW)

@@ -127,7 +127,14 @@ def write_notes(
     commit = store._make_commit(tree_id, [state.commit] if state.commit else [], message)
     batch.add_object(commit)
     store.repo.object_store.add_objects([(o, None) for o in batch.objects.values()])
-    if not store.repo.refs.set_if_equals(Ref(ref), state.commit, commit.id):
+    refs = store.repo.refs
+    # dulwich treats old=None as "set unconditionally"; the first notes commit must create.
+    moved = (
+        refs.add_if_new(Ref(ref), commit.id)
+        if state.commit is None
+        else refs.set_if_equals(Ref(ref), state.commit, commit.id)
+    )
+    if not moved:
         raise StoreError(f"{ref.decode()} moved while gitcurator was writing it; run it again")
     return commit.id
 

@@ -193,6 +193,24 @@ class Store:
             return path if path.is_absolute() else self.root / path
         return Path(self.repo.controldir()) / "hooks"
 
+    def default_branch(self) -> str:
+        """The branch curator passes start from and merge into: the checked-out one, unless
+        HEAD is detached or on a curator/* branch, then `main` (or `master`)."""
+        current = self.head_branch()
+        if current and not current.startswith("curator/"):
+            return current
+        for name in ("main", "master"):
+            if Ref(f"refs/heads/{name}".encode()) in self.repo.refs:
+                return name
+        return current or DEFAULT_BRANCH
+
+    def branch_tip(self, name: str) -> ObjectID | None:
+        """The commit a local branch points at (None if there is no such branch)."""
+        try:
+            return self.repo.refs[Ref(f"refs/heads/{name}".encode())]
+        except KeyError:
+            return None
+
     # -- work tree -----------------------------------------------------------------------
 
     def walk_worktree(self) -> Iterator[tuple[str, str]]:
@@ -394,7 +412,13 @@ class Store:
     def _advance_head(self, old: ObjectID | None, new: ObjectID) -> None:
         """Move the checked-out branch from `old` to `new`, refusing if someone moved it."""
         branch = self.repo.refs.get_symrefs().get(Ref(b"HEAD")) or Ref(b"HEAD")
-        if not self.repo.refs.set_if_equals(branch, old, new):
+        # dulwich treats old=None as "set unconditionally"; creation must not overwrite.
+        moved = (
+            self.repo.refs.add_if_new(branch, new)
+            if old is None
+            else self.repo.refs.set_if_equals(branch, old, new)
+        )
+        if not moved:
             raise StoreError("the branch moved while gitcurator was committing; run it again")
 
     def _make_commit(self, tree: ObjectID, parents: list[ObjectID], message: str) -> Commit:
