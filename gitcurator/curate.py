@@ -157,8 +157,9 @@ def _archive_targets(plan: PassPlan, entries: dict[str, Any], skills_dir: str) -
     """Where each archived folder goes: .archive/ + its path under skills_dir, suffixed -2,
     -3, ... when that folder is already taken."""
     prefix = f"{skills_dir}/" if skills_dir else ""
-    taken = {p.rsplit("/", 1)[0] for p in entries}
-    folders = {f for p in taken for f in _parents(p)}
+    archive = f"{prefix}{ARCHIVE_DIR}/"
+    # Only folders under .archive/ can collide; listing every folder of 10k skills is waste.
+    folders = {f for p in entries if p.startswith(archive) for f in _parents(p.rsplit("/", 1)[0])}
     targets: dict[str, str] = {}
     for t in plan.archived:
         rel = t.path[len(prefix) :]

@@ -34,9 +34,11 @@ def load(kind: str) -> dict[str, Any]:
 
 @functools.cache
 def _validator(kind: str) -> Any:
-    from jsonschema import Draft202012Validator, FormatChecker
+    from jsonschema import Draft202012Validator
 
-    return Draft202012Validator(load(kind), format_checker=FormatChecker())
+    # No FormatChecker: its optional format libraries cost seconds to import (rfc3987-syntax
+    # builds grammars at import). Timestamps carry a pattern for the canonical form instead.
+    return Draft202012Validator(load(kind))
 
 
 def problems(doc: object, kind: str) -> list[str]:

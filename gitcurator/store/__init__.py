@@ -6,6 +6,8 @@ notes; `history` walks commits for the facts derived from them.
 
 from __future__ import annotations
 
+from dulwich.objects import ObjectID
+
 from gitcurator.store.repo import (
     DEFAULT_BRANCH,
     StagedFile,
@@ -14,4 +16,4 @@ from gitcurator.store.repo import (
     WorktreeScan,
 )
 
-__all__ = ["DEFAULT_BRANCH", "StagedFile", "Store", "WorktreeChanges", "WorktreeScan"]
+__all__ = ["DEFAULT_BRANCH", "ObjectID", "StagedFile", "Store", "WorktreeChanges", "WorktreeScan"]

@@ -47,6 +47,14 @@ class NotesState:
     others: dict[bytes, tuple[int, ObjectID]] = field(default_factory=dict)
 
 
+def notes_commit(store: Store, ref: bytes = NOTES_REF) -> ObjectID | None:
+    """The commit the notes ref points at (None before the first record)."""
+    try:
+        return store.repo.refs[Ref(ref)]
+    except KeyError:
+        return None
+
+
 def read_notes(store: Store, ref: bytes = NOTES_REF) -> NotesState:
     """Read the notes tree at `ref` (any fan-out) without loading the note blobs."""
     try:
