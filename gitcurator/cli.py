@@ -93,9 +93,18 @@ def cli(repo_dir: Path | None) -> None:
 
 @cli.command()
 @click.argument("dir", required=False, type=click.Path(path_type=Path, file_okay=False))
-def demo(dir: Path | None) -> None:
-    """Build a sample library with usage history and run a pass on it."""
-    _later("demo")
+@now_option
+def demo(dir: Path | None, now: str | None) -> None:
+    """Build a sample library with usage history and run a pass on it.
+
+    DIR must be new or empty (default: a new temporary folder). The library holds a few dozen
+    skills made by an agent, by you and from a hub, with six months of commits and usage
+    before NOW (default: the current time); the pass's review branch shows what the curator
+    archives and why.
+    """
+    from gitcurator.commands.demo import demo as run
+
+    _exit(run(dir, now=now))
 
 
 @cli.command()
@@ -198,8 +207,14 @@ def status(start: Path, now: str | None, as_json: bool) -> None:
 @json_option
 @repo_option
 def log(start: Path, as_json: bool) -> None:
-    """The audit trail of passes, merges, rollbacks and restores."""
-    _later("log")
+    """The audit trail of passes, merges, rollbacks and restores.
+
+    Read from commit trailers only, so a fresh clone shows the same trail; passes on curator
+    branches not merged yet show as pending review.
+    """
+    from gitcurator.commands.log import log as run
+
+    _exit(run(start, as_json=as_json))
 
 
 @cli.command()
@@ -313,39 +328,68 @@ def unpin(start: Path, name: str) -> None:
 @repo_option
 def run(start: Path, dry_run: bool, consolidate: bool, now: str | None, as_json: bool) -> None:
     """Run a curator pass on a new curator/<run-id> review branch."""
-    _later("run")
+    from gitcurator.curate import run_pass
+
+    if consolidate:
+        _later("run --consolidate")
+    _exit(run_pass(start, now=now, dry_run=dry_run, as_json=as_json))
 
 
 @cli.command("maybe-run")
-@click.option("--idle-for", type=float, metavar="SECONDS", help="How long the agent has been idle.")
+@click.option(
+    "--idle-for",
+    type=click.FloatRange(min=0),
+    metavar="SECONDS",
+    help="How long the agent has been idle (checked against curator.min_idle_hours).",
+)
 @now_option
 @json_option
 @repo_option
 def maybe_run(start: Path, idle_for: float | None, now: str | None, as_json: bool) -> None:
-    """Run a pass only if one is due (interval, idle, not paused)."""
-    _later("maybe-run")
+    """Run a pass only if one is due (interval, idle, not paused).
+
+    Due means: curator.enabled, not paused, curator.interval_hours since the last pass, and
+    with --idle-for, idle at least curator.min_idle_hours. The very first call runs nothing:
+    it starts the clock. Exit 0 whether or not a pass ran; non-zero only if the pass failed.
+    """
+    from gitcurator.commands.schedule import maybe_run as run
+
+    _exit(run(start, idle_for=idle_for, now=now, as_json=as_json))
 
 
 @cli.command()
 @repo_option
 def pause(start: Path) -> None:
     """Stop automatic passes (maybe-run) until resume."""
-    _later("pause")
+    from gitcurator.commands.schedule import pause as run
+
+    _exit(run(start))
 
 
 @cli.command()
 @repo_option
 def resume(start: Path) -> None:
     """Allow automatic passes again."""
-    _later("resume")
+    from gitcurator.commands.schedule import resume as run
+
+    _exit(run(start))
 
 
 @cli.command()
 @click.argument("run_id", metavar="[RUN]", required=False)
+@json_option
 @repo_option
-def merge(start: Path, run_id: str | None) -> None:
-    """Merge a curator branch into the default branch."""
-    _later("merge")
+def merge(start: Path, run_id: str | None, as_json: bool) -> None:
+    """Merge a curator branch into the default branch.
+
+    RUN is a run id (or its curator/RUN branch); default: the newest pass not merged yet. A
+    fast-forward when the default branch has not moved since the pass, else one merge commit.
+    Refuses, changing nothing, on uncommitted changes or when a person changed a skill the
+    pass changes; then run a fresh pass. Records when the skills were archived.
+    """
+    from gitcurator.commands.merge import merge as run
+
+    _exit(run(start, run_id, as_json=as_json))
 
 
 @cli.command()
@@ -359,24 +403,50 @@ def merge(start: Path, run_id: str | None) -> None:
 def rollback(
     start: Path, run_id: str | None, commit_sha: str | None, list_runs: bool, as_json: bool
 ) -> None:
-    """Undo a merged pass (or one of its commits) with revert commits."""
-    _later("rollback")
+    """Undo a merged pass (or one of its commits) with a commit.
+
+    Reverts the skill-changing commits of run RUN on the default branch as one commit (the
+    report stays as history), so the skills it archived are live and active again. --commit
+    reverts only that commit of a pass. Refuses, changing nothing, on uncommitted changes or
+    when a path the pass changed was changed since. --list shows what can be undone.
+    """
+    from gitcurator.commands import rollback as command
+
+    if list_runs:
+        if run_id or commit_sha:
+            raise click.UsageError("--list takes no RUN or --commit")
+        _exit(command.list_rollbacks(start, as_json=as_json))
+        return
+    _exit(command.rollback(start, run_id, commit_sha, as_json=as_json))
 
 
 @cli.command()
 @click.argument("name")
 @repo_option
 def restore(start: Path, name: str) -> None:
-    """Bring an archived skill back from .archive/, as a commit."""
-    _later("restore")
+    """Bring an archived skill back from .archive/, as a commit.
+
+    NAME is the skill's name, or its folder under .archive/ when it was archived more than
+    once. Refused when a live skill has that name or the skill folder has uncommitted changes.
+    """
+    from gitcurator.commands.moves import restore as run
+
+    _exit(run(start, name))
 
 
 @cli.command()
 @click.argument("name")
+@now_option
 @repo_option
-def archive(start: Path, name: str) -> None:
-    """Move a skill into .archive/ by hand, as a commit."""
-    _later("archive")
+def archive(start: Path, name: str, now: str | None) -> None:
+    """Move a skill into .archive/ by hand, as a commit.
+
+    Records archived_at (NOW) in the skill's notes, which is what `purge` goes by. Pinned
+    skills are refused (unpin first), as is a skill folder with uncommitted changes.
+    """
+    from gitcurator.commands.moves import archive as run
+
+    _exit(run(start, name, now=now))
 
 
 @cli.command()
@@ -386,10 +456,20 @@ def archive(start: Path, name: str) -> None:
 @click.option("--dry-run", is_flag=True, help="List what would be removed; write nothing.")
 @click.option("--yes", is_flag=True, help="Really remove (otherwise only list).")
 @now_option
+@json_option
 @repo_option
-def purge(start: Path, older_than: float, dry_run: bool, yes: bool, now: str | None) -> None:
-    """Remove long-archived skills (the only command that removes)."""
-    _later("purge")
+def purge(
+    start: Path, older_than: float, dry_run: bool, yes: bool, now: str | None, as_json: bool
+) -> None:
+    """Remove long-archived skills (the only command that removes).
+
+    Skills whose recorded archived_at is more than DAYS before NOW leave the tree in one commit;
+    history keeps them. Without --yes it only lists them; skills with no recorded archived_at
+    are kept and listed with the reason.
+    """
+    from gitcurator.commands.moves import purge as run
+
+    _exit(run(start, older_than, now=now, dry_run=dry_run, yes=yes, as_json=as_json))
 
 
 @cli.command()

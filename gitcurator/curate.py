@@ -36,6 +36,7 @@ BRANCH_PREFIX = "curator/"
 @dataclass(frozen=True, slots=True)
 class PassResult:
     run_id: str
+    base_branch: str
     branch: str | None
     plan: PassPlan
     doc: dict[str, Any]
@@ -123,7 +124,7 @@ def curate(repo: SkillsRepo, now: datetime, *, dry_run: bool) -> PassResult:
     )
     schemas.check(doc, "run-report", f"run.json of {run_id}")
     if not publish:
-        return PassResult(run_id, None, plan, doc)
+        return PassResult(run_id, branch, None, plan, doc)
     head = tip
     if plan.archived:
         moved = branches.edit_tree(
@@ -140,7 +141,7 @@ def curate(repo: SkillsRepo, now: datetime, *, dry_run: bool) -> PassResult:
     if not branches.create_branch(store, BRANCH_PREFIX + run_id, head):
         raise CuratorError(f"branch {BRANCH_PREFIX + run_id} appeared meanwhile; run again")
     _record_states(repo, plan)
-    return PassResult(run_id, BRANCH_PREFIX + run_id, plan, doc)
+    return PassResult(run_id, branch, BRANCH_PREFIX + run_id, plan, doc)
 
 
 def _run_id(store: Any, now: datetime) -> str:

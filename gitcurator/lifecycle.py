@@ -157,6 +157,11 @@ def _exempt(skill: SkillFacts, policy: CuratorPolicy) -> str | None:
     return None
 
 
+def _days(days: float) -> str:
+    # Whole days read best, but "idle 30 days, over 30" must not appear: 30.4 is shown as such.
+    return f"{days:.0f}" if abs(days - round(days)) < 0.05 else f"{days:.1f}"
+
+
 def _since(skill: SkillFacts) -> str:
     if skill.last_activity_at:
         return f"last activity {skill.last_activity_at[:10]}"

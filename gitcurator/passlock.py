@@ -50,7 +50,7 @@ def pass_lock(state_dir: Path, wait_seconds: float = 0) -> Iterator[None]:
     """Hold the pass lock of `state_dir`, waiting up to `wait_seconds` for another holder;
     raise PassBusy naming the holder if it is still held then."""
     path = state_dir / LOCK_FILE
-    key = str(path.absolute())
+    key = os.path.realpath(path)  # one file however the caller spelled its folder
     depth: dict[str, int] = _held.__dict__.setdefault("depth", {})
     if depth.get(key):
         depth[key] += 1

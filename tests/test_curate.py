@@ -196,3 +196,22 @@ def test_a_person_editing_a_skill_keeps_it(aged: Path) -> None:
 def test_bad_now_is_a_usage_error(aged: Path) -> None:
     result = run_cli("run", "--now", "soon", "-C", str(aged))
     assert result.code == 2 and "not an ISO-8601 time" in result.err
+
+
+def test_status_shows_the_last_pass_and_the_schedule(aged: Path) -> None:
+    r = str(aged)
+    before = json.loads(run_cli("status", "--json", "-C", r).out)
+    assert before["last_pass"] is None and before["paused"] is False
+    _run(aged)
+    doc = json.loads(run_cli("status", "--json", "-C", r, "--now", NOW).out)
+    assert doc["last_pass"] == {
+        "run_id": "20260601-000000",
+        "now": NOW,
+        "branch": "curator/20260601-000000",
+        "merged": False,
+        "archived": 2,
+        "stale": 1,
+        "reactivated": 0,
+    }
+    text = run_cli("status", "-C", r).out
+    assert "last pass: 20260601-000000 (branch curator/20260601-000000, not merged)" in text

@@ -113,19 +113,40 @@ def show(start: Path, name: str, *, now: str | None, as_json: bool) -> int:
 
 def status(start: Path, *, now: str | None, as_json: bool) -> int:
     """Counts, pins, schedule and the most and least used curated skills."""
+    from gitcurator.passes import last_pass
+    from gitcurator.schedule import schedule_summary
+
     with open_repo(start) as repo:
         inv = collect(repo, now)
+        newest = last_pass(repo.store)
+        schedule = schedule_summary(telemetry.state_of(repo.store), repo.config.curator, inv.now)
     _warn(inv.problems)
     doc: dict[str, Any] = {"now": format_time(inv.now), **summarise(inv.rows)}
-    # Passes and their schedule arrive with the curator-pass feature.
-    doc.update({"last_pass": None, "paused": False, "next_due": None})
+    doc.update(
+        {
+            "last_pass": newest,
+            "paused": schedule["paused"],
+            "next_due": schedule["next_due"],
+            "schedule": schedule,
+        }
+    )
     if as_json:
         emit_json(doc)
         return EXIT_OK
     print(f"{doc['skills']} skills: " + ", ".join(f"{n} {s}" for s, n in doc["by_state"].items()))
     print("by origin: " + ", ".join(f"{n} {o}" for o, n in doc["by_origin"].items()))
     print(f"pinned: {doc['pinned']}")
-    print("last pass: none yet")
+    print(f"last pass: {_pass_line(newest)}")
+    print(
+        f"schedule: {'paused' if doc['paused'] else 'active'}"
+        + (
+            f", next pass due {doc['next_due']}"
+            if doc["next_due"]
+            else ", clock not started (the first `gitcurator maybe-run` starts it)"
+            if not schedule["last_pass_at"]
+            else ""
+        )
+    )
     if doc["most_used"]:
         print(
             "most used: " + ", ".join(f"{m['name']} ({m['use_count']})" for m in doc["most_used"])
@@ -139,6 +160,16 @@ def status(start: Path, *, now: str | None, as_json: bool) -> int:
             )
         )
     return EXIT_OK
+
+
+def _pass_line(newest: dict[str, Any] | None) -> str:
+    if newest is None:
+        return "none yet"
+    where = "merged" if newest["merged"] else f"branch {newest['branch']}, not merged"
+    return (
+        f"{newest['run_id']} ({where}): {newest['archived']} archived, "
+        f"{newest['stale']} stale, {newest['reactivated']} active again"
+    )
 
 
 def _text(value: object) -> str:

@@ -95,3 +95,19 @@ def branch_names(store: Store, prefix: str) -> list[str]:
     """Local branch names starting with `prefix` (e.g. 'curator/')."""
     names = store.repo.refs.keys(base=Ref(b"refs/heads/" + prefix.encode()))
     return sorted(prefix + n.decode() for n in names)
+
+
+def file_at(store: Store, commit: ObjectID, path: str) -> bytes | None:
+    """The content of `path` in `commit`'s tree (None if absent or not a file)."""
+    folder, _, name = path.rpartition("/")
+    tree = commit_tree_of(store, commit)
+    parent = subtree_id(store, tree, folder) if folder else tree
+    if parent is None:
+        return None
+    obj = store.repo[parent]
+    if not isinstance(obj, Tree) or name.encode() not in obj:
+        return None
+    mode, sha = obj[name.encode()]
+    if mode == _TREE_MODE:
+        return None
+    return bytes(store.repo[sha].as_raw_string())

@@ -1,0 +1,84 @@
+"""`gitcurator log`: the audit trail of passes, merges, rollbacks and moves, from git history.
+
+Only commits and their trailers are read, so a fresh clone shows the same trail. Curator
+branches not merged yet are walked too and show as passes pending review.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from gitcurator.audit import Entry, LoggedCommit, audit_trail
+from gitcurator.errors import EXIT_OK
+from gitcurator.render import emit_json
+from gitcurator.repository import open_repo
+from gitcurator.store import apply
+from gitcurator.store.branches import branch_names
+from gitcurator.store.history import history_changes
+from gitcurator.store.repo import Store
+
+BRANCH_PREFIX = "curator/"
+
+
+def read_trail(store: Store) -> list[Entry]:
+    """The audit trail of the default branch and the curator branches waiting for review."""
+    branch = store.default_branch()
+    tip = store.branch_tip(branch)
+    logged = []
+    if tip is not None:
+        # The history cache list/status also use: a repeat costs only new commits.
+        logged = [LoggedCommit(c.commit, c.time, c.message) for c in history_changes(store, tip)]
+    known = {apply.commit_id(c.commit) for c in logged}
+    for name in branch_names(store, BRANCH_PREFIX):
+        pending = store.branch_tip(name)
+        if pending is None:
+            continue
+        own = apply.commits_between(store, pending, known)
+        logged += [LoggedCommit(c.id.decode(), c.time, c.message, name) for c in reversed(own)]
+    return audit_trail(logged)
+
+
+def log(start: Path, *, as_json: bool) -> int:
+    """Print the audit trail, newest first."""
+    with open_repo(start) as repo:
+        entries = read_trail(repo.store)
+    if as_json:
+        emit_json([e.to_json() for e in entries])
+        return EXIT_OK
+    if not entries:
+        print("no curator activity yet (`gitcurator run` makes a pass)")
+        return EXIT_OK
+    for e in entries:
+        print(entry_line(e))
+    return EXIT_OK
+
+
+def entry_line(e: Entry) -> str:
+    """One entry as a line: date, kind, run, what, commit."""
+    when = e.time[:16].replace("T", " ")
+    what = _what(e)
+    status = f"  [{e.status}]" if e.status else ""
+    return f"{when}  {e.kind:<8}  {e.run_id or '-':<17}  {what}{status}  {e.commits[0][:12]}"
+
+
+def name_list(names: Sequence[str], shown: int = 5) -> str:
+    """`a, b, c and 7 more`: a pass may move hundreds of skills; the JSON lists them all."""
+    more = len(names) - shown
+    return ", ".join(names[:shown]) + (f" and {more} more" if more > 0 else "")
+
+
+def _what(e: Entry) -> str:
+    names = name_list(e.skills)
+    verb = {
+        "pass": "archived",
+        "rollback": "restored",
+        "restore": "restored",
+        "archive": "archived",
+        "purge": "purged",
+    }.get(e.kind)
+    if verb and names:
+        return f"{verb} {names}"
+    if e.kind == "pass" and e.branch:
+        return f"review {e.branch}"
+    return e.subject

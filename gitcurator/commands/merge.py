@@ -1,0 +1,183 @@
+"""`gitcurator merge [RUN]`: bring a reviewed curator branch into the default branch.
+
+A fast-forward when the default branch has not moved since the pass; otherwise one merge
+commit, computed file by file (see store.apply), written only when nothing a person changed
+meanwhile collides with what the pass did. Refusals change nothing at all.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gitcurator import audit
+from gitcurator.commands.log import name_list
+from gitcurator.commands.moves import record_archives
+from gitcurator.errors import EXIT_OK, CuratorError
+from gitcurator.naming import refresh_names_cache
+from gitcurator.render import emit_json, plural
+from gitcurator.report import run_paths
+from gitcurator.repository import open_repo
+from gitcurator.store import apply, branches
+from gitcurator.store.apply import CommitId, CommitInfo
+from gitcurator.store.branches import branch_names, file_at
+from gitcurator.store.repo import Store
+from gitcurator.timeutil import normalise
+
+BRANCH_PREFIX = "curator/"
+
+
+@dataclass(frozen=True, slots=True)
+class MergeResult:
+    run_id: str
+    branch: str
+    target: str
+    merged_commit: str
+    fast_forward: bool
+    archived: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "run_id": self.run_id,
+            "branch": self.branch,
+            "merged_commit": self.merged_commit,
+            "fast_forward": self.fast_forward,
+            "archived": self.archived,
+        }
+
+
+def merge(start: Path, run: str | None, *, as_json: bool) -> int:
+    """Merge the pass `run` (default: the newest one not merged yet) into the default branch."""
+    with open_repo(start) as repo:
+        store = repo.store
+        result = merge_run(store, run)
+        if store.head_branch() == result.target:
+            refresh_names_cache(repo)
+    if as_json:
+        emit_json(result.to_json())
+        return EXIT_OK
+    how = "fast-forward" if result.fast_forward else f"merge commit {result.merged_commit[:12]}"
+    print(f"merged {result.branch} into {result.target} ({how})")
+    if result.archived:
+        print(f"archived {plural(len(result.archived), 'skill')}: {name_list(result.archived, 10)}")
+    print(f"undo with `gitcurator rollback {result.run_id}`")
+    return EXIT_OK
+
+
+def merge_run(store: Store, run: str | None) -> MergeResult:
+    """Merge a pass and record when its skills were archived; refuses, changing nothing, on a
+    dirty work tree or a conflict with what a person did since the pass."""
+    target = store.default_branch()
+    tip = store.branch_tip(target)
+    if tip is None:
+        raise CuratorError(f"branch {target} has no commits; there is nothing to merge into")
+    merged = apply.ancestors(store, [tip])
+    run_id, pass_tip = _pick(store, run, merged)
+    branch = BRANCH_PREFIX + run_id
+    bases = apply.merge_bases(store, tip, pass_tip, merged)
+    if len(bases) != 1:
+        raise CuratorError(
+            f"{branch} and {target} share no single base commit; merge it with git "
+            f"(`git merge {branch}`) and review the result"
+        )
+    commits = apply.commits_between(store, pass_tip, merged)
+    tip_tree = apply.read_commit(store, tip).tree
+    pass_tree = apply.read_commit(store, pass_tip).tree
+    fast_forward = bases[0] == tip
+    if fast_forward:
+        new_tree = pass_tree
+    else:
+        base_tree = apply.read_commit(store, bases[0]).tree
+        joined = apply.three_way(store, base_tree, tip_tree, pass_tree)
+        if joined.tree is None:
+            raise CuratorError(
+                f"cannot merge {branch}: since the pass ran, {target} changed what it changes "
+                f"({', '.join(joined.conflicts)}); nothing was changed. Run `gitcurator run` "
+                f"again for a fresh pass (and drop this one: `git branch -D {branch}`)"
+            )
+        new_tree = joined.tree
+    apply.refuse_unless_clean(store, target, tip_tree, new_tree, f"merge {branch}")
+    if fast_forward:
+        new = pass_tip
+    else:
+        message = (
+            f"curator: merge run {run_id}\n\nMerge branch '{branch}' into {target}.\n\n"
+            f"Curator-Run: {run_id}\nCurator-Merge: {run_id}\n"
+        )
+        new = branches.write_commit(store, new_tree, [tip, pass_tip], message)
+    apply.advance_branch(store, target, tip, new, f"gitcurator: merge run {run_id}")
+    archived = _record_archived(store, run_id, pass_tip, commits)
+    return MergeResult(run_id, branch, target, new.decode(), fast_forward, archived)
+
+
+def _pick(store: Store, run: str | None, merged: AbstractSet[CommitId]) -> tuple[str, CommitId]:
+    """The run id and branch tip to merge: the one named, else the newest one not `merged`."""
+    pending = {}
+    for name in branch_names(store, BRANCH_PREFIX):
+        branch_tip = store.branch_tip(name)
+        if branch_tip is not None and branch_tip not in merged:
+            pending[name.removeprefix(BRANCH_PREFIX)] = branch_tip
+    if run is None:
+        if not pending:
+            raise CuratorError(
+                "no curator branch is waiting to be merged; run `gitcurator run` for a pass"
+            )
+        newest = max(pending, key=run_order)
+        return newest, pending[newest]
+    run_id = run.removeprefix(BRANCH_PREFIX)
+    if run_id in pending:
+        return run_id, pending[run_id]
+    if store.branch_tip(BRANCH_PREFIX + run_id) is not None:
+        raise CuratorError(f"run {run_id} is already merged; `gitcurator log` shows when")
+    waiting = f"waiting: {', '.join(sorted(pending))}" if pending else "none is waiting"
+    raise CuratorError(f"there is no curator branch {BRANCH_PREFIX}{run_id} ({waiting})")
+
+
+def run_order(run_id: str) -> tuple[str, int]:
+    """Sort key of run ids `YYYYMMDD-HHMMSS[-N]`: by time, then by collision suffix."""
+    parts = run_id.split("-")
+    suffix = int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else 1
+    return "-".join(parts[:2]), suffix
+
+
+def _record_archived(
+    store: Store, run_id: str, tip: CommitId, commits: list[CommitInfo]
+) -> list[str]:
+    """Record `archived_at` (the pass's `now`) and `absorbed_into` of the skills the pass
+    archived or absorbed; returns the archived names."""
+    logged = [audit.LoggedCommit(c.id.decode(), c.time, c.message) for c in commits]
+    found = [p for p in audit.passes(logged) if p.run_id == run_id]
+    archived_at: dict[str, str] = {}
+    for c in found[0].commits if found else ():
+        for name in c.values(audit.ARCHIVED):
+            archived_at.setdefault(name, c.time)
+    absorbed = dict(found[0].absorbed) if found else {}
+    doc = _run_json(store, tip, run_id)
+    # run.json says when the pass judged the skills idle; the commit time is a fallback.
+    now = _time(doc.get("now")) if doc is not None else None
+    for t in doc.get("transitions", []) if doc is not None else []:
+        if isinstance(t, dict) and t.get("to") == "archived" and isinstance(t.get("skill"), str):
+            when = now or archived_at.get(t["skill"])
+            if when:
+                archived_at[t["skill"]] = when
+    record_archives(store, archived_at, f"record the archives of run {run_id}", absorbed)
+    return sorted(archived_at)
+
+
+def _run_json(store: Store, tip: CommitId, run_id: str) -> dict[str, Any] | None:
+    data = file_at(store, tip, run_paths(run_id)[1])
+    try:
+        doc = json.loads(data) if data is not None else None
+    except ValueError:
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def _time(value: object) -> str | None:
+    try:
+        return normalise(value) if isinstance(value, str) else None
+    except CuratorError:
+        return None

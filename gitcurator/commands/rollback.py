@@ -1,0 +1,173 @@
+"""`gitcurator rollback RUN [--commit SHA]` / `rollback --list`: undo merged passes.
+
+A rollback is one new commit on the default branch that reverts the pass's skill-changing
+commits (newest first; the report stays as history). Its `Curator-Rollback:` trailer makes
+history count it as a person's doing, so the skills it brings back are active again. Each
+undone commit is named in a `Curator-Reverts:` trailer, which is how `--list` and `log` know
+what is already undone. Telemetry is left as it is.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gitcurator import audit
+from gitcurator.commands.log import name_list
+from gitcurator.errors import EXIT_OK, CuratorError, UsageError
+from gitcurator.naming import refresh_names_cache
+from gitcurator.render import emit_json, plural
+from gitcurator.repository import open_repo
+from gitcurator.store import apply, branches
+from gitcurator.store.history import history_changes
+from gitcurator.store.repo import Store
+
+
+def merged_passes(store: Store, branch: str) -> list[audit.Pass]:
+    """The passes in the history of `branch`, oldest first."""
+    tip = store.branch_tip(branch)
+    if tip is None:
+        return []
+    logged = [audit.LoggedCommit(c.commit, c.time, c.message) for c in history_changes(store, tip)]
+    return audit.passes(logged)
+
+
+def list_rollbacks(start: Path, *, as_json: bool) -> int:
+    """Print the merged passes that are not (wholly) rolled back yet."""
+    with open_repo(start) as repo:
+        target = repo.store.default_branch()
+        found = [
+            p
+            for p in reversed(merged_passes(repo.store, target))
+            if p.skill_commits and p.status != audit.ROLLED_BACK
+        ]
+    if as_json:
+        emit_json(
+            [
+                {
+                    "run_id": p.run_id,
+                    "time": p.time,
+                    "status": p.status,
+                    "archived": p.archived,
+                    "commits": [c.commit for c in p.skill_commits if c.commit not in p.reverted],
+                }
+                for p in found
+            ]
+        )
+        return EXIT_OK
+    if not found:
+        print(f"no merged pass on {target} is left to roll back")
+        return EXIT_OK
+    for p in found:
+        names = name_list(p.archived) or "no skills archived"
+        print(f"{p.run_id}  {p.time}  {p.status}: {names}")
+    return EXIT_OK
+
+
+def rollback(start: Path, run: str | None, commit: str | None, *, as_json: bool) -> int:
+    """Revert a merged pass (or one commit of it) as one commit on the default branch."""
+    if run is None and commit is None:
+        raise UsageError("name the run to roll back (`gitcurator rollback --list` shows them)")
+    with open_repo(start) as repo:
+        store = repo.store
+        target = store.default_branch()
+        tip = store.branch_tip(target)
+        if tip is None:
+            raise CuratorError(f"branch {target} has no commits; there is nothing to roll back")
+        chosen, undo = _choose(store, target, run, commit)
+        tree = apply.read_commit(store, tip).tree
+        new_tree = tree
+        for c in undo:
+            reverted = apply.revert_tree(store, apply.commit_id(c.commit), new_tree)
+            if reverted.tree is None:
+                raise CuratorError(
+                    f"cannot roll back {c.commit[:12]} of run {chosen.run_id}: "
+                    f"{', '.join(reverted.conflicts)} changed since; nothing was changed. "
+                    "Undo those changes by hand, or restore single skills with `gitcurator restore`"
+                )
+            new_tree = reverted.tree
+        apply.refuse_unless_clean(store, target, tree, new_tree, f"roll back run {chosen.run_id}")
+        restored = _restored(undo)
+        message = _message(chosen.run_id, undo, restored, whole=commit is None)
+        new = branches.write_commit(store, new_tree, [tip], message)
+        apply.advance_branch(store, target, tip, new, f"gitcurator: roll back run {chosen.run_id}")
+        if store.head_branch() == target:
+            refresh_names_cache(repo)
+    if as_json:
+        emit_json(
+            {
+                "run_id": chosen.run_id,
+                "commit": new.decode(),
+                "reverted": [c.commit for c in undo],
+                "restored": restored,
+            }
+        )
+        return EXIT_OK
+    print(
+        f"rolled back {plural(len(undo), 'commit')} of run {chosen.run_id} as {new.decode()[:12]}"
+    )
+    if restored:
+        print(f"restored {plural(len(restored), 'skill')}: {name_list(restored, 10)}")
+    return EXIT_OK
+
+
+def _choose(
+    store: Store, target: str, run: str | None, commit: str | None
+) -> tuple[audit.Pass, list[audit.LoggedCommit]]:
+    """The pass and the commits of it to revert, newest first."""
+    run = run.removeprefix("curator/") if run else None
+    found = merged_passes(store, target)
+    if commit is not None:
+        prefix = commit.strip().lower()
+        matches = [
+            (p, c)
+            for p in found
+            for c in p.skill_commits
+            if len(prefix) >= 4 and c.commit.startswith(prefix) and run in (None, p.run_id)
+        ]
+        if not matches:
+            where = f"run {run}" if run else f"any pass merged into {target}"
+            raise CuratorError(
+                f"{commit} is not a skill-changing commit of {where} "
+                "(`gitcurator log` lists the commits of each pass)"
+            )
+        if len(matches) > 1:
+            raise UsageError(f"commit id {commit} is ambiguous; give more of its digits")
+        chosen, picked = matches[0]
+        if picked.commit in chosen.reverted:
+            raise CuratorError(
+                f"commit {picked.commit[:12]} of run {chosen.run_id} is already rolled back"
+            )
+        return chosen, [picked]
+    by_run = {p.run_id: p for p in found}
+    if run not in by_run:
+        if store.branch_tip(f"curator/{run}") is not None:
+            raise CuratorError(
+                f"run {run} is not merged into {target}, so there is nothing to roll back; "
+                f"to drop the pass, delete its branch: `git branch -D curator/{run}`"
+            )
+        raise CuratorError(f"no pass {run} in the history of {target} (see `gitcurator log`)")
+    chosen = by_run[run]
+    undo = [c for c in chosen.skill_commits if c.commit not in chosen.reverted]
+    if not chosen.skill_commits:
+        raise CuratorError(f"run {run} changed no skills (only its report); nothing to roll back")
+    if not undo:
+        raise CuratorError(f"run {run} is already rolled back (see `gitcurator log`)")
+    return chosen, undo
+
+
+def _restored(undo: list[audit.LoggedCommit]) -> list[str]:
+    """Skills the reverted commits had archived or absorbed, which come back now."""
+    names = [n for c in undo for n in c.values(audit.ARCHIVED)]
+    names += [v.partition("->")[0].strip() for c in undo for v in c.values(audit.ABSORBED)]
+    return sorted(set(names))
+
+
+def _message(run_id: str, undo: list[audit.LoggedCommit], restored: list[str], whole: bool) -> str:
+    shown = name_list(restored, 3)
+    what = f"run {run_id}" if whole else f"{undo[0].commit[:12]} of run {run_id}"
+    subject = f"curator: roll back {what}" + (f" (restores {shown})" if restored else "")
+    body = [f"This reverts commit {c.commit} ({c.subject})." for c in undo]
+    trailers = [f"Curator-Run: {run_id}", f"Curator-Rollback: {run_id}"]
+    trailers += [f"Curator-Restored: {n}" for n in restored]
+    trailers += [f"Curator-Reverts: {c.commit}" for c in undo]
+    return "\n".join([subject, "", *body, "", *trailers]) + "\n"
