@@ -96,5 +96,7 @@ def refresh_names_cache(repo: SkillsRepo) -> None:
     journal.write_names(
         telemetry.state_of(repo.store),
         head.decode() if head else None,
-        known_names(repo, include_worktree=True),
+        # Committed skills only: walking the work tree costs seconds at 10k, and a name the
+        # cache lacks (a skill not yet committed) sends `record` to the full rebuild anyway.
+        known_names(repo),
     )

@@ -1,31 +1,52 @@
-"""Which curator passes exist (branches and merged runs) and what the newest one did."""
+"""Which curator passes exist (review branches, merged, rolled back) and the newest one."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from gitcurator.report import RUNS_DIR, run_paths
-from gitcurator.store import Store, branches
+from gitcurator.audit import Entry, LoggedCommit, audit_trail
+from gitcurator.report import run_paths
+from gitcurator.store import Store, apply, branches
+from gitcurator.store.branches import branch_names
+from gitcurator.store.history import history_changes
 
 BRANCH_PREFIX = "curator/"
 
 
-def _run_sort_key(run_id: str) -> tuple[str, int]:
-    # 20261130-080000-10 sorts after 20261130-080000-9.
-    _, _, n = run_id.partition("-")[2].partition("-")
-    return run_id[:15], int(n) if n.isdigit() else 1
+def run_order(run_id: str) -> tuple[str, int]:
+    """Sort key of run ids `YYYYMMDD-HHMMSS[-N]`: by time, then by collision suffix."""
+    parts = run_id.split("-")
+    suffix = int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else 1
+    return "-".join(parts[:2]), suffix
+
+
+def read_trail(store: Store) -> list[Entry]:
+    """The audit trail of the default branch and the curator branches waiting for review."""
+    branch = store.default_branch()
+    tip = store.branch_tip(branch)
+    logged = []
+    if tip is not None:
+        # The history cache list/status also use: a repeat costs only new commits.
+        logged = [LoggedCommit(c.commit, c.time, c.message) for c in history_changes(store, tip)]
+    known = {apply.commit_id(c.commit) for c in logged}
+    for name in branch_names(store, BRANCH_PREFIX):
+        pending = store.branch_tip(name)
+        if pending is None:
+            continue
+        own = apply.commits_between(store, pending, known)
+        logged += [LoggedCommit(c.id.decode(), c.time, c.message, name) for c in reversed(own)]
+    return audit_trail(logged)
 
 
 def last_pass(store: Store) -> dict[str, Any] | None:
-    """The newest pass, from curator branches and from runs merged into HEAD, summarised."""
-    pending = {n.removeprefix(BRANCH_PREFIX) for n in branches.branch_names(store, BRANCH_PREFIX)}
-    merged = {p.split("/")[2] for p in store.head_entries() if p.startswith(RUNS_DIR + "/")}
-    runs = pending | merged
-    if not runs:
+    """The newest pass with its status (pending review, merged, rolled back) and counts."""
+    found = [e for e in read_trail(store) if e.kind == "pass" and e.run_id]
+    if not found:
         return None
-    run_id = max(runs, key=_run_sort_key)
-    source = store.head_commit() if run_id in merged else store.branch_tip(BRANCH_PREFIX + run_id)
+    newest = max(found, key=lambda e: run_order(e.run_id or ""))
+    run_id = newest.run_id or ""
+    source = store.branch_tip(newest.branch) if newest.branch else store.head_commit()
     raw = branches.file_at(store, source, run_paths(run_id)[1]) if source else None
     try:
         doc = json.loads(raw) if raw else {}
@@ -35,8 +56,9 @@ def last_pass(store: Store) -> dict[str, Any] | None:
     return {
         "run_id": run_id,
         "now": doc.get("now"),
-        "branch": None if run_id in merged else BRANCH_PREFIX + run_id,
-        "merged": run_id in merged,
+        "branch": newest.branch,
+        "status": newest.status,
+        "merged": newest.branch is None,
         "archived": moves.count("archived"),
         "stale": moves.count("stale"),
         "reactivated": moves.count("active"),

@@ -208,6 +208,7 @@ def test_status_shows_the_last_pass_and_the_schedule(aged: Path) -> None:
         "run_id": "20260601-000000",
         "now": NOW,
         "branch": "curator/20260601-000000",
+        "status": "pending review",
         "merged": False,
         "archived": 2,
         "stale": 1,
@@ -215,3 +216,15 @@ def test_status_shows_the_last_pass_and_the_schedule(aged: Path) -> None:
     }
     text = run_cli("status", "-C", r).out
     assert "last pass: 20260601-000000 (branch curator/20260601-000000, not merged)" in text
+
+
+def test_status_follows_the_pass_through_merge_and_rollback(aged: Path) -> None:
+    r = str(aged)
+    _run(aged)
+    assert run_cli("merge", "-C", r).code == 0
+    status = json.loads(run_cli("status", "--json", "-C", r).out)["last_pass"]["status"]
+    assert status.startswith("merged")
+    assert run_cli("rollback", "20260601-000000", "-C", r).code == 0
+    doc = json.loads(run_cli("status", "--json", "-C", r).out)
+    assert doc["last_pass"]["status"] == "rolled back"
+    assert "last pass: 20260601-000000 (rolled back)" in run_cli("status", "-C", r).out

@@ -196,7 +196,9 @@ def _next_steps(target: Path, run_id: str | None, now: str | None) -> str:
     where = _quote(target)
     run = run_id or "RUN"
     replay = f" --now {now}" if now else ""  # judge states as of the demo's time
+    report = f"curator/{run}:.curator/runs/{run}/REPORT.md"
     steps = [
+        (f"git -C {where} show {report}", "the pass's full report"),
         (f"git -C {where} log --oneline --all", "the history: skills learned, notes, the pass"),
         (f"gitcurator -C {where} list{replay}", "every skill with state, origin, pin, usage"),
         (f"gitcurator -C {where} merge", "accept the pass into the main branch"),

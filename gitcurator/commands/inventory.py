@@ -165,7 +165,7 @@ def status(start: Path, *, now: str | None, as_json: bool) -> int:
 def _pass_line(newest: dict[str, Any] | None) -> str:
     if newest is None:
         return "none yet"
-    where = "merged" if newest["merged"] else f"branch {newest['branch']}, not merged"
+    where = newest["status"] if newest["merged"] else f"branch {newest['branch']}, not merged"
     return (
         f"{newest['run_id']} ({where}): {newest['archived']} archived, "
         f"{newest['stale']} stale, {newest['reactivated']} active again"

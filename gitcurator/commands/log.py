@@ -9,34 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from gitcurator.audit import Entry, LoggedCommit, audit_trail
+from gitcurator.audit import Entry
 from gitcurator.errors import EXIT_OK
+from gitcurator.passes import read_trail
 from gitcurator.render import emit_json
 from gitcurator.repository import open_repo
-from gitcurator.store import apply
-from gitcurator.store.branches import branch_names
-from gitcurator.store.history import history_changes
-from gitcurator.store.repo import Store
-
-BRANCH_PREFIX = "curator/"
-
-
-def read_trail(store: Store) -> list[Entry]:
-    """The audit trail of the default branch and the curator branches waiting for review."""
-    branch = store.default_branch()
-    tip = store.branch_tip(branch)
-    logged = []
-    if tip is not None:
-        # The history cache list/status also use: a repeat costs only new commits.
-        logged = [LoggedCommit(c.commit, c.time, c.message) for c in history_changes(store, tip)]
-    known = {apply.commit_id(c.commit) for c in logged}
-    for name in branch_names(store, BRANCH_PREFIX):
-        pending = store.branch_tip(name)
-        if pending is None:
-            continue
-        own = apply.commits_between(store, pending, known)
-        logged += [LoggedCommit(c.id.decode(), c.time, c.message, name) for c in reversed(own)]
-    return audit_trail(logged)
 
 
 def log(start: Path, *, as_json: bool) -> int:

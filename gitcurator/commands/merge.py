@@ -18,6 +18,7 @@ from gitcurator.commands.log import name_list
 from gitcurator.commands.moves import record_archives
 from gitcurator.errors import EXIT_OK, CuratorError
 from gitcurator.naming import refresh_names_cache
+from gitcurator.passes import run_order
 from gitcurator.render import emit_json, plural
 from gitcurator.report import run_paths
 from gitcurator.repository import open_repo
@@ -134,13 +135,6 @@ def _pick(store: Store, run: str | None, merged: AbstractSet[CommitId]) -> tuple
         raise CuratorError(f"run {run_id} is already merged; `gitcurator log` shows when")
     waiting = f"waiting: {', '.join(sorted(pending))}" if pending else "none is waiting"
     raise CuratorError(f"there is no curator branch {BRANCH_PREFIX}{run_id} ({waiting})")
-
-
-def run_order(run_id: str) -> tuple[str, int]:
-    """Sort key of run ids `YYYYMMDD-HHMMSS[-N]`: by time, then by collision suffix."""
-    parts = run_id.split("-")
-    suffix = int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else 1
-    return "-".join(parts[:2]), suffix
 
 
 def _record_archived(
