@@ -72,7 +72,8 @@ def _row(
     created = min((t for t in (history.created_at, imported.created_at) if t), default=None)
     patches = history.patch_count + (imported.patch_count or 0)
     patched = latest(history.last_patched_at, imported.last_patched_at)
-    activity = last_activity(record.last_used_at, record.last_viewed_at, patched)
+    used, viewed = record.last_used_at, record.last_viewed_at
+    activity = last_activity(used, viewed, patched)
     origin = record.origin_value
     curated = is_curated(origin, policy)
     protected = is_protected(name, loc.folder, policy)
@@ -95,8 +96,8 @@ def _row(
         use_count=record.use_count,
         view_count=record.view_count,
         patch_count=patches,
-        last_used_at=record.last_used_at,
-        last_viewed_at=record.last_viewed_at,
+        last_used_at=used,
+        last_viewed_at=viewed,
         last_patched_at=patched,
         last_activity_at=activity,
         created_at=created,

@@ -20,6 +20,8 @@ def is_curated(origin: str, policy: CuratorPolicy) -> bool:
 
 def is_protected(name: str, path: str, policy: CuratorPolicy) -> bool:
     """Named (or globbed, by name or path) in the config's `protect:` list."""
+    if not policy.protect:
+        return False
     return any(fnmatch.fnmatchcase(name, p) or fnmatch.fnmatchcase(path, p) for p in policy.protect)
 
 
@@ -49,10 +51,10 @@ def state_of(
     protected) go stale; archived skills stay archived until restored."""
     if archived:
         return ARCHIVED
+    if not managed:
+        return ACTIVE
     idle = idle_days(last_activity_at, created_at, now)
-    if managed and idle is not None and idle > policy.stale_after_days:
-        return STALE
-    return ACTIVE
+    return STALE if idle is not None and idle > policy.stale_after_days else ACTIVE
 
 
 @dataclass(frozen=True, slots=True)

@@ -112,6 +112,14 @@ class FlushResult:
 
 def flush(store: Store) -> FlushResult:
     """Fold the journal into the notes in one notes commit (crash-safe, exactly once)."""
+    state = state_of(store)
+    journal_file = state / journal.JOURNAL
+    if not journal.segment_files(state) and not (
+        journal_file.exists() and journal_file.stat().st_size
+    ):
+        # Nothing buffered: skip the lock and the records load (every pass and commit
+        # flushes first, and most of the time there is nothing to fold).
+        return FlushResult(0, 0, None)
     return update(store, lambda records: set(), "gitcurator: fold usage events")
 
 
