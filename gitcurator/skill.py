@@ -164,7 +164,7 @@ def find_skills(paths: Iterable[str], skills_dir: str = "") -> list[SkillLocatio
     found: list[SkillLocation] = []
     taken: set[str] = set()
     for folder in sorted(candidates):
-        if _has_ancestor_in(folder, taken) or _has_ancestor_in(folder, venvs, inclusive=True):
+        if has_ancestor_in(folder, taken) or has_ancestor_in(folder, venvs, inclusive=True):
             continue
         archived = folder.startswith(archive_prefix)
         rel = folder[len(archive_prefix if archived else prefix) :]
@@ -183,7 +183,8 @@ def skill_of(path: str, skills: Iterable[SkillLocation]) -> SkillLocation | None
     return None
 
 
-def _has_ancestor_in(folder: str, roots: set[str], inclusive: bool = False) -> bool:
+def has_ancestor_in(folder: str, roots: set[str], inclusive: bool = False) -> bool:
+    """Whether a folder above `folder` (or `folder` itself, if `inclusive`) is in `roots`."""
     if not roots:
         return False
     if inclusive and folder in roots:

@@ -33,6 +33,7 @@ from gitcurator.skill import (
     SkillLocation,
     SkillParseError,
     find_skills,
+    has_ancestor_in,
     parse_skill_md,
 )
 from gitcurator.store import Store
@@ -288,7 +289,7 @@ def _copy_skills(
         )
     notes: list[str] = []
     skill_folders = set(folders)
-    loose = [p for p in listing.files if not _inside(p, skill_folders) and not _dotted(p)]
+    loose = [p for p in listing.files if not has_ancestor_in(p, skill_folders) and not _dotted(p)]
     for rel in loose:
         there = target.store.root / (target.prefix + rel)
         if os.path.lexists(there):
@@ -299,15 +300,6 @@ def _copy_skills(
     for rel in todo:
         _copy(source / rel, target.store.root / (target.prefix + rel), target.undo)
     return [target.prefix + rel for rel in [*folders, *loose]], notes
-
-
-def _inside(path: str, folders: set[str]) -> bool:
-    parent = path.rpartition("/")[0]
-    while parent:
-        if parent in folders:
-            return True
-        parent = parent.rpartition("/")[0]
-    return False
 
 
 def _dotted(path: str) -> bool:

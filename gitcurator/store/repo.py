@@ -23,6 +23,7 @@ from dulwich.repo import Repo
 
 from gitcurator.errors import NotARepository, StoreError
 from gitcurator.files import MAX_LOADED_BYTES, FileEntry, FileTree
+from gitcurator.skill import has_ancestor_in
 from gitcurator.statefiles import read_json, write_json
 
 DEFAULT_BRANCH = "main"
@@ -100,15 +101,6 @@ class WorktreeChanges:
     @property
     def paths(self) -> list[str]:
         return sorted([f.path for f in self.changed] + self.removed)
-
-
-def _inside(path: str, folders: set[str]) -> bool:
-    parent = path.rpartition("/")[0]
-    while parent:
-        if parent in folders:
-            return True
-        parent = parent.rpartition("/")[0]
-    return False
 
 
 def _stat_unchanged(entry: IndexEntry, st: os.stat_result) -> bool:
@@ -325,7 +317,7 @@ class Store:
         changed: list[StagedFile] = []
         seen: set[str] = set()
         for full, rel in self.walk_worktree():
-            if not _inside(rel, folders):
+            if not has_ancestor_in(rel, folders):
                 continue
             seen.add(rel)
             known = head.get(rel)
@@ -340,7 +332,7 @@ class Store:
             staged = _stage_file(full, rel, batch)
             if known != (staged.sha, staged.mode):
                 changed.append(staged)
-        removed = sorted(p for p in head if _inside(p, folders) and p not in seen)
+        removed = sorted(p for p in head if has_ancestor_in(p, folders) and p not in seen)
         return WorktreeChanges(changed, removed, batch)
 
     def commit_changes(self, changes: WorktreeChanges, message: str) -> ObjectID:
