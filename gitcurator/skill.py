@@ -117,6 +117,7 @@ class SkillLocation:
     folder: str
     skill_md: str
     archived: bool = False
+    skills_dir: str = ""  # the library's root inside the repository, if not the top
 
     @property
     def dirname(self) -> str:
@@ -124,7 +125,11 @@ class SkillLocation:
 
     @property
     def category(self) -> str:
+        """The category folders between the library root (or its .archive/) and the skill."""
         parent = posixpath.dirname(self.folder)
+        root = self.skills_dir.strip("/")
+        if root:
+            parent = parent[len(root) + 1 :] if parent.startswith(root + "/") else ""
         if self.archived:
             parent = parent.partition("/")[2] if "/" in parent else ""
         return parent
@@ -171,7 +176,7 @@ def find_skills(paths: Iterable[str], skills_dir: str = "") -> list[SkillLocatio
         if any(is_skipped_component(p) for p in rel.split("/")):
             continue
         taken.add(folder)
-        found.append(SkillLocation(folder, candidates[folder], archived))
+        found.append(SkillLocation(folder, candidates[folder], archived, skills_dir.strip("/")))
     return found
 
 

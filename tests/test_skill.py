@@ -169,3 +169,16 @@ def test_skill_of_matches_folder_not_prefix() -> None:
     assert skill_of("a/x.md", skills) == skills[0]
     assert skill_of("a", skills) == skills[0]
     assert skill_of("abc/x.md", skills) is None
+
+
+@pytest.mark.parametrize(
+    ("paths", "categories"),
+    [
+        (
+            ["lib/cat/y/SKILL.md", "lib/.archive/cat/z/SKILL.md", "lib/top/SKILL.md"],
+            {"lib/.archive/cat/z": "cat", "lib/cat/y": "cat", "lib/top": ""},
+        ),
+    ],
+)
+def test_category_is_relative_to_skills_dir(paths: list[str], categories: dict[str, str]) -> None:
+    assert {s.folder: s.category for s in find_skills(paths, "lib")} == categories

@@ -7,7 +7,6 @@ with uncommitted changes is refused, changing nothing.
 
 from __future__ import annotations
 
-import posixpath
 import re
 import sys
 from collections.abc import Mapping
@@ -93,9 +92,7 @@ def _prefix(repo: SkillsRepo) -> str:
 
 def _live_folder(repo: SkillsRepo, location: SkillLocation, name: str) -> str:
     """Where an archived skill goes back to: its category folder, under its own name."""
-    # Not SkillLocation.category: with a skills_dir it keeps `.archive/` in the path.
-    rel = location.folder[len(_prefix(repo) + ARCHIVE_DIR + "/") :]
-    category = posixpath.dirname(rel)
+    category = location.category
     return f"{_prefix(repo)}{category + '/' if category else ''}{name}"
 
 
