@@ -223,7 +223,9 @@ def log(start: Path, as_json: bool) -> None:
 @repo_option
 def resolve(start: Path, name: str, as_json: bool) -> None:
     """The live skill a name now points to (umbrellas included)."""
-    _later("resolve")
+    from gitcurator.commands.resolve import resolve as run
+
+    _exit(run(start, name, as_json=as_json))
 
 
 @cli.command()

@@ -1,0 +1,40 @@
+"""`gitcurator resolve NAME`: the live skill a name points to now."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gitcurator.errors import EXIT_OK, CuratorError
+from gitcurator.naming import identity, known_names
+from gitcurator.render import emit_json
+from gitcurator.repository import open_repo
+from gitcurator.skill import find_skills
+
+
+def resolve(start: Path, name: str, *, as_json: bool) -> int:
+    """Follow frontmatter names and absorbed names to the skill that answers for `name`."""
+    with open_repo(start) as repo:
+        target = known_names(repo).get(name)
+        locations = find_skills(repo.store.head_entries(), repo.config.skills_dir)
+    if target is None:
+        raise CuratorError(f"no skill named {name} in this repository (see `gitcurator list`)")
+    live = next((loc for loc in locations if identity(loc) == target and not loc.archived), None)
+    archived = next((loc for loc in locations if identity(loc) == target and loc.archived), None)
+    found = live or archived
+    doc = {
+        "name": name,
+        "resolves_to": target,
+        "path": found.folder if found else None,
+        "state": "live" if live else "archived" if archived else "unknown",
+        "via": "itself" if target == name else "alias",
+    }
+    if as_json:
+        emit_json(doc)
+    elif live:
+        print(target if target == name else f"{name} -> {target} ({live.folder})")
+    else:
+        print(
+            f"{name} -> {target}, which is archived at {doc['path']}; "
+            f"`gitcurator restore {target}` brings it back"
+        )
+    return EXIT_OK
