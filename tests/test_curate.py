@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -228,3 +229,29 @@ def test_status_follows_the_pass_through_merge_and_rollback(aged: Path) -> None:
     doc = json.loads(run_cli("status", "--json", "-C", r).out)
     assert doc["last_pass"]["status"] == "rolled back"
     assert "last pass: 20260601-000000 (rolled back)" in run_cli("status", "-C", r).out
+
+
+def test_a_pass_carries_on_past_a_corrupt_record_and_a_broken_skill(aged: Path) -> None:
+    r = str(aged)
+    run_cli("flush", "-C", r)
+    key = subprocess.run(
+        ["git", "hash-object", "--stdin"],
+        input="gitcurator skill pdf-extract\n",
+        capture_output=True,
+        text=True,
+        cwd=aged,
+        check=True,
+    ).stdout.strip()
+    git("notes", "--ref=gitcurator", "add", "-f", "-m", "{truncated", key, cwd=aged)
+    # A SKILL.md broken by hand after it was committed: the pass moves folders, not content.
+    (aged / "devops" / "docker-build" / "SKILL.md").write_bytes(b"\x00binary")
+    git("commit", "-qam", "broken by hand", cwd=aged)
+    result = run_cli("run", "--now", NOW, "--json", "-C", r)
+    assert result.code == 0, result
+    assert "record of pdf-extract is invalid" in result.err
+    out = json.loads(result.out)
+    # The corrupt record counts as no record: pdf-extract is a user skill now, left alone.
+    assert "pdf-extract" not in out["archived"] + out["stale"]
+    assert "notes-keeper" in out["archived"]
+    # The unreadable note is still there, untouched.
+    assert git("notes", "--ref=gitcurator", "show", key, cwd=aged).stdout.strip() == "{truncated"
