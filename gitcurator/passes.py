@@ -7,7 +7,7 @@ from typing import Any
 
 from gitcurator.audit import Entry, LoggedCommit, audit_trail
 from gitcurator.report import run_paths
-from gitcurator.store import Store, apply, branches
+from gitcurator.store import Store, branches, graph
 from gitcurator.store.branches import branch_names
 from gitcurator.store.history import history_changes
 
@@ -29,12 +29,12 @@ def read_trail(store: Store) -> list[Entry]:
     if tip is not None:
         # The history cache list/status also use: a repeat costs only new commits.
         logged = [LoggedCommit(c.commit, c.time, c.message) for c in history_changes(store, tip)]
-    known = {apply.commit_id(c.commit) for c in logged}
+    known = {graph.commit_id(c.commit) for c in logged}
     for name in branch_names(store, BRANCH_PREFIX):
         pending = store.branch_tip(name)
         if pending is None:
             continue
-        own = apply.commits_between(store, pending, known)
+        own = graph.commits_between(store, pending, known)
         logged += [LoggedCommit(c.id.decode(), c.time, c.message, name) for c in reversed(own)]
     return audit_trail(logged)
 

@@ -11,7 +11,7 @@ import pytest
 from helpers import git, write_skill
 
 from gitcurator.errors import StoreError
-from gitcurator.store import Store, apply
+from gitcurator.store import Store, apply, graph
 
 
 def _commit(repo: Path, message: str = "change") -> str:
@@ -255,8 +255,8 @@ def test_merge_bases_and_ancestry_ignore_commit_times(
     pairs += [("b2", "main"), ("b3", "main"), ("side", "main"), ("main", "side"), ("b1", "b1")]
     for a, b in pairs:
         expected = sorted(git("merge-base", "--all", a, b, cwd=lib).stdout.split())
-        assert [x.decode() for x in apply.merge_bases(store, rev(a), rev(b))] == expected
-    merged = apply.ancestors(store, [rev("main")])
+        assert [x.decode() for x in graph.merge_bases(store, rev(a), rev(b))] == expected
+    merged = graph.ancestors(store, [rev("main")])
     assert {rev("b1"), rev("b2"), rev(start)} <= merged and rev("b3") not in merged
-    own = apply.commits_between(store, rev("side"), merged)
+    own = graph.commits_between(store, rev("side"), merged)
     assert [c.message.strip() for c in own] == ["merge b1", "b3b", "b3a"]

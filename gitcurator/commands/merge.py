@@ -22,9 +22,10 @@ from gitcurator.passes import run_order
 from gitcurator.render import emit_json, plural
 from gitcurator.report import run_paths
 from gitcurator.repository import open_repo
-from gitcurator.store import apply, branches
-from gitcurator.store.apply import CommitId, CommitInfo
+from gitcurator.store import apply, branches, graph
+from gitcurator.store.apply import CommitId
 from gitcurator.store.branches import branch_names, file_at
+from gitcurator.store.graph import CommitInfo
 from gitcurator.store.repo import Store
 from gitcurator.timeutil import normalise
 
@@ -75,23 +76,23 @@ def merge_run(store: Store, run: str | None) -> MergeResult:
     tip = store.branch_tip(target)
     if tip is None:
         raise CuratorError(f"branch {target} has no commits; there is nothing to merge into")
-    merged = apply.ancestors(store, [tip])
+    merged = graph.ancestors(store, [tip])
     run_id, pass_tip = _pick(store, run, merged)
     branch = BRANCH_PREFIX + run_id
-    bases = apply.merge_bases(store, tip, pass_tip, merged)
+    bases = graph.merge_bases(store, tip, pass_tip, merged)
     if len(bases) != 1:
         raise CuratorError(
             f"{branch} and {target} share no single base commit; merge it with git "
             f"(`git merge {branch}`) and review the result"
         )
-    commits = apply.commits_between(store, pass_tip, merged)
-    tip_tree = apply.read_commit(store, tip).tree
-    pass_tree = apply.read_commit(store, pass_tip).tree
+    commits = graph.commits_between(store, pass_tip, merged)
+    tip_tree = graph.read_commit(store, tip).tree
+    pass_tree = graph.read_commit(store, pass_tip).tree
     fast_forward = bases[0] == tip
     if fast_forward:
         new_tree = pass_tree
     else:
-        base_tree = apply.read_commit(store, bases[0]).tree
+        base_tree = graph.read_commit(store, bases[0]).tree
         joined = apply.three_way(store, base_tree, tip_tree, pass_tree)
         if joined.tree is None:
             raise CuratorError(

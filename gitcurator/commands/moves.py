@@ -27,7 +27,7 @@ from gitcurator.skill import (
     find_skills,
     parse_skill_md,
 )
-from gitcurator.store import apply, branches
+from gitcurator.store import apply, branches, graph
 from gitcurator.store.apply import CommitId, TreeId
 from gitcurator.store.repo import Store
 from gitcurator.timeutil import days_between, format_time, parse_time, utc_now
@@ -53,7 +53,7 @@ def _tip(repo: SkillsRepo) -> _Tip:
     commit = store.branch_tip(branch)
     if commit is None:
         raise CuratorError(f"branch {branch} has no commits yet; run `gitcurator init` first")
-    tree = apply.read_commit(store, commit).tree
+    tree = graph.read_commit(store, commit).tree
     entries = store.tree_entries(tree)
     return _Tip(branch, commit, tree, entries, find_skills(entries, repo.config.skills_dir))
 

@@ -17,7 +17,7 @@ from gitcurator.errors import EXIT_OK, CuratorError, UsageError
 from gitcurator.naming import refresh_names_cache
 from gitcurator.render import emit_json, plural
 from gitcurator.repository import open_repo
-from gitcurator.store import apply, branches
+from gitcurator.store import apply, branches, graph
 from gitcurator.store.history import history_changes
 from gitcurator.store.repo import Store
 
@@ -74,10 +74,10 @@ def rollback(start: Path, run: str | None, commit: str | None, *, as_json: bool)
         if tip is None:
             raise CuratorError(f"branch {target} has no commits; there is nothing to roll back")
         chosen, undo = _choose(store, target, run, commit)
-        tree = apply.read_commit(store, tip).tree
+        tree = graph.read_commit(store, tip).tree
         new_tree = tree
         for c in undo:
-            reverted = apply.revert_tree(store, apply.commit_id(c.commit), new_tree)
+            reverted = apply.revert_tree(store, graph.commit_id(c.commit), new_tree)
             if reverted.tree is None:
                 raise CuratorError(
                     f"cannot roll back {c.commit[:12]} of run {chosen.run_id}: "

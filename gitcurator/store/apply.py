@@ -20,21 +20,19 @@ import posixpath
 import stat
 import weakref
 from collections.abc import Collection, Iterable, Iterator
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
 from dulwich.ignore import IgnoreFilterManager
 from dulwich.index import Index, IndexEntry, index_entry_from_stat
 from dulwich.object_store import commit_tree_changes
-from dulwich.objects import Blob, Commit, ObjectID, parse_tree
+from dulwich.objects import Blob, ObjectID, parse_tree
 from dulwich.refs import Ref
 
 from gitcurator.errors import StoreError
 from gitcurator.skill import SKILL_FILE, SKILL_FILE_LOWER
+from gitcurator.store.graph import load_commit
 from gitcurator.store.repo import Store, _stat_unchanged
-from gitcurator.timeutil import format_time
 
 CommitId = ObjectID
 TreeId = ObjectID
@@ -162,12 +160,12 @@ def three_way(store: Store, base: ObjectID, ours: ObjectID, theirs: ObjectID) ->
 
 def revert_tree(store: Store, commit: CommitId, onto: ObjectID) -> Applied:
     """`onto` with the changes of `commit` (against its first parent) undone."""
-    obj = _commit(store, commit)
+    obj = load_commit(store, commit)
     if len(obj.parents) != 1:
         raise StoreError(
             f"commit {commit.decode()[:12]} is a merge or a root; it cannot be reverted"
         )
-    return three_way(store, obj.tree, onto, _commit(store, obj.parents[0]).tree)
+    return three_way(store, obj.tree, onto, load_commit(store, obj.parents[0]).tree)
 
 
 def _crossed(a: TreeDiff, b: TreeDiff) -> set[str]:
@@ -293,7 +291,7 @@ def dirty_paths(store: Store, within: Collection[str] = ()) -> list[str]:
     changes too), limited to files in the folders `within` when given. The index's stat data
     spares reading files that did not change, as git does."""
     head = store.head_commit()
-    committed = store.tree_entries(_commit(store, head).tree) if head else {}
+    committed = store.tree_entries(load_commit(store, head).tree) if head else {}
     index = _index(store)
     try:
         index_ns = os.stat(index.path).st_mtime_ns
@@ -396,122 +394,7 @@ def _files_under(store: Store, folder: str, tracked: Collection[str]) -> Iterato
                 yield f"{rel}/{name}"
 
 
-# -- commits and branches --------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class CommitInfo:
-    """What the commands need of a commit."""
-
-    id: CommitId
-    parents: tuple[CommitId, ...]
-    tree: ObjectID
-    time: str  # canonical UTC
-    message: str
-
-
-def commit_id(hex_id: str) -> CommitId:
-    """A commit id from its 40 hex digits (as history and trailers give them)."""
-    return ObjectID(hex_id.encode("ascii"))
-
-
-def read_commit(store: Store, sha: CommitId) -> CommitInfo:
-    """A commit's facts."""
-    obj = _commit(store, sha)
-    return _info(obj)
-
-
-def _info(obj: Commit) -> CommitInfo:
-    return CommitInfo(
-        obj.id,
-        tuple(obj.parents),
-        obj.tree,
-        format_time(datetime.fromtimestamp(obj.commit_time, UTC)),
-        bytes(obj.message).decode("utf-8", "replace"),
-    )
-
-
-def _commit(store: Store, sha: ObjectID) -> Commit:
-    try:
-        obj = store.repo[sha]
-    except KeyError:
-        raise StoreError(f"commit {sha.decode()[:12]} is not in this repository") from None
-    if not isinstance(obj, Commit):
-        raise StoreError(f"{sha.decode()[:12]} is not a commit")
-    return obj
-
-
-# dulwich's merge-base and walker order commits by time and go wrong when times tie (passes
-# and merges often share a second): these walks use the graph alone.
-
-
-def _parents_of(store: Store, sha: CommitId, shallow: AbstractSet[bytes]) -> list[CommitId]:
-    if sha in shallow:
-        return []
-    parents: list[CommitId] = _commit(store, sha).parents
-    return parents
-
-
-def ancestors(store: Store, tips: Iterable[CommitId]) -> set[CommitId]:
-    """Every commit reachable from `tips`, the tips included."""
-    shallow = store.repo.get_shallow()
-    seen: set[CommitId] = set()
-    todo = list(tips)
-    while todo:
-        sha = todo.pop()
-        if sha not in seen:
-            seen.add(sha)
-            todo.extend(_parents_of(store, sha, shallow))
-    return seen
-
-
-def commits_between(
-    store: Store, tip: CommitId, known: AbstractSet[CommitId] = frozenset()
-) -> list[CommitInfo]:
-    """Commits reachable from `tip` short of the `known` ones (a set closed under ancestry,
-    e.g. `ancestors(...)`), newest first: every commit before its parents."""
-    shallow = store.repo.get_shallow()
-    order: list[CommitInfo] = []
-    seen: set[CommitId] = set()
-    stack: list[tuple[CommitId, bool]] = [(tip, False)]
-    while stack:
-        sha, done = stack.pop()
-        if done:
-            order.append(read_commit(store, sha))
-            continue
-        if sha in seen or sha in known:
-            continue
-        seen.add(sha)
-        stack.append((sha, True))
-        stack.extend((p, False) for p in reversed(_parents_of(store, sha, shallow)))
-    order.reverse()
-    return order
-
-
-def merge_bases(
-    store: Store, a: CommitId, b: CommitId, of_a: AbstractSet[CommitId] | None = None
-) -> list[CommitId]:
-    """The best common ancestors of two commits (none of them an ancestor of another);
-    `of_a` may give `ancestors(store, [a])` when the caller has it already."""
-    of_a = ancestors(store, [a]) if of_a is None else of_a
-    if b in of_a:
-        return [b]
-    shallow = store.repo.get_shallow()
-    found: set[CommitId] = set()
-    seen: set[CommitId] = set()
-    todo = [b]
-    while todo:
-        sha = todo.pop()
-        if sha in seen:
-            continue
-        seen.add(sha)
-        if sha in of_a:
-            found.add(sha)  # its own ancestors are common too, but not best
-        else:
-            todo.extend(_parents_of(store, sha, shallow))
-    if len(found) > 1:
-        found -= ancestors(store, [p for c in found for p in _parents_of(store, c, shallow)])
-    return sorted(found)
+# -- branches -----------------------------------------------------------------------------
 
 
 def advance_branch(store: Store, branch: str, old: CommitId, new: CommitId, why: str) -> bool:
@@ -521,7 +404,7 @@ def advance_branch(store: Store, branch: str, old: CommitId, new: CommitId, why:
     ref = Ref(f"refs/heads/{branch}".encode())
     refs = store.repo.refs
     checked_out = store.head_branch() == branch
-    old_tree, new_tree = _commit(store, old).tree, _commit(store, new).tree
+    old_tree, new_tree = load_commit(store, old).tree, load_commit(store, new).tree
     if checked_out:
         if refs[ref] != old:
             raise _moved(branch)

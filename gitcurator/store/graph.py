@@ -1,0 +1,132 @@
+"""The commit graph, walked by parents alone (the dulwich side of log, merge and rollback).
+
+dulwich's merge-base and walker order commits by time and go wrong when times tie (passes and
+merges often share a second), so these walks follow parents only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from dulwich.objects import Commit, ObjectID
+
+from gitcurator.errors import StoreError
+from gitcurator.store.repo import Store
+from gitcurator.timeutil import format_time
+
+CommitId = ObjectID
+
+
+@dataclass(frozen=True, slots=True)
+class CommitInfo:
+    """What the commands need of a commit."""
+
+    id: CommitId
+    parents: tuple[CommitId, ...]
+    tree: ObjectID
+    time: str  # canonical UTC
+    message: str
+
+
+def commit_id(hex_id: str) -> CommitId:
+    """A commit id from its 40 hex digits (as history and trailers give them)."""
+    return ObjectID(hex_id.encode("ascii"))
+
+
+def read_commit(store: Store, sha: CommitId) -> CommitInfo:
+    """A commit's facts."""
+    obj = load_commit(store, sha)
+    return _info(obj)
+
+
+def _info(obj: Commit) -> CommitInfo:
+    return CommitInfo(
+        obj.id,
+        tuple(obj.parents),
+        obj.tree,
+        format_time(datetime.fromtimestamp(obj.commit_time, UTC)),
+        bytes(obj.message).decode("utf-8", "replace"),
+    )
+
+
+def load_commit(store: Store, sha: ObjectID) -> Commit:
+    """The commit object `sha`, or StoreError saying it is missing or not a commit."""
+    try:
+        obj = store.repo[sha]
+    except KeyError:
+        raise StoreError(f"commit {sha.decode()[:12]} is not in this repository") from None
+    if not isinstance(obj, Commit):
+        raise StoreError(f"{sha.decode()[:12]} is not a commit")
+    return obj
+
+
+def _parents_of(store: Store, sha: CommitId, shallow: AbstractSet[bytes]) -> list[CommitId]:
+    if sha in shallow:
+        return []
+    parents: list[CommitId] = load_commit(store, sha).parents
+    return parents
+
+
+def ancestors(store: Store, tips: Iterable[CommitId]) -> set[CommitId]:
+    """Every commit reachable from `tips`, the tips included."""
+    shallow = store.repo.get_shallow()
+    seen: set[CommitId] = set()
+    todo = list(tips)
+    while todo:
+        sha = todo.pop()
+        if sha not in seen:
+            seen.add(sha)
+            todo.extend(_parents_of(store, sha, shallow))
+    return seen
+
+
+def commits_between(
+    store: Store, tip: CommitId, known: AbstractSet[CommitId] = frozenset()
+) -> list[CommitInfo]:
+    """Commits reachable from `tip` short of the `known` ones (a set closed under ancestry,
+    e.g. `ancestors(...)`), newest first: every commit before its parents."""
+    shallow = store.repo.get_shallow()
+    order: list[CommitInfo] = []
+    seen: set[CommitId] = set()
+    stack: list[tuple[CommitId, bool]] = [(tip, False)]
+    while stack:
+        sha, done = stack.pop()
+        if done:
+            order.append(read_commit(store, sha))
+            continue
+        if sha in seen or sha in known:
+            continue
+        seen.add(sha)
+        stack.append((sha, True))
+        stack.extend((p, False) for p in reversed(_parents_of(store, sha, shallow)))
+    order.reverse()
+    return order
+
+
+def merge_bases(
+    store: Store, a: CommitId, b: CommitId, of_a: AbstractSet[CommitId] | None = None
+) -> list[CommitId]:
+    """The best common ancestors of two commits (none of them an ancestor of another);
+    `of_a` may give `ancestors(store, [a])` when the caller has it already."""
+    of_a = ancestors(store, [a]) if of_a is None else of_a
+    if b in of_a:
+        return [b]
+    shallow = store.repo.get_shallow()
+    found: set[CommitId] = set()
+    seen: set[CommitId] = set()
+    todo = [b]
+    while todo:
+        sha = todo.pop()
+        if sha in seen:
+            continue
+        seen.add(sha)
+        if sha in of_a:
+            found.add(sha)  # its own ancestors are common too, but not best
+        else:
+            todo.extend(_parents_of(store, sha, shallow))
+    if len(found) > 1:
+        found -= ancestors(store, [p for c in found for p in _parents_of(store, c, shallow)])
+    return sorted(found)
