@@ -1,0 +1,44 @@
+"""The layering rules, checked: one place for dulwich, one for click, no openai on the hot path."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).parents[1] / "gitcurator"
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def _modules() -> dict[str, set[str]]:
+    return {p.relative_to(PACKAGE).as_posix(): _imports(p) for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def test_only_the_store_package_imports_dulwich() -> None:
+    users = {m for m, deps in _modules().items() if "dulwich" in deps}
+    assert users and all(m.startswith("store/") for m in users), sorted(users)
+
+
+def test_only_the_cli_imports_click() -> None:
+    assert {m for m, deps in _modules().items() if "click" in deps} == {"cli.py"}
+
+
+def test_nothing_imports_openai_yet_outside_one_module() -> None:
+    users = {m for m, deps in _modules().items() if "openai" in deps}
+    assert len(users) <= 1, sorted(users)
+
+
+def test_the_hot_path_modules_import_only_the_standard_library() -> None:
+    modules = _modules()
+    third_party = {"dulwich", "click", "yaml", "jsonschema", "openai", "detect_secrets"}
+    for name in ("journal.py", "recording.py", "entry.py", "error_handler.py", "errors.py"):
+        assert not modules[name] & third_party, (name, modules[name] & third_party)
