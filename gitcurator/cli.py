@@ -229,11 +229,19 @@ def resolve(start: Path, name: str, as_json: bool) -> None:
 
 
 @cli.command()
+@now_option
 @json_option
 @repo_option
-def clusters(start: Path, as_json: bool) -> None:
-    """The sibling clusters the LLM pass would send (no model used)."""
-    _later("clusters")
+def clusters(start: Path, now: str | None, as_json: bool) -> None:
+    """The sibling clusters the LLM pass would send (no model used).
+
+    Candidates are curated skills (agent-made; bundled ones with prune_builtins) that are not
+    pinned, not protected and at least curator.min_age_days old at NOW. Siblings share a name
+    prefix or similar wording; skills with no sibling are not sent.
+    """
+    from gitcurator.commands.clusters import show_clusters
+
+    _exit(show_clusters(start, now=now, as_json=as_json))
 
 
 # -- telemetry and provenance -------------------------------------------------------------

@@ -42,7 +42,7 @@ SPEC_COMMANDS = [
     "import hermes",
 ]
 # Built by later issues (LLM consolidation, sync): they must say so with exit 2.
-PLANNED = {"clusters", "sync"}
+PLANNED = {"sync"}
 README = Path(__file__).parents[1] / "README.md"
 
 
