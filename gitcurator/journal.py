@@ -86,7 +86,8 @@ def state_dir(gitdir: Path) -> Path:
 def host_id(state: Path) -> str:
     """This clone's host id, chosen once (hostname plus random suffix) and kept in .git/."""
     path = state / HOST_FILE
-    with contextlib.suppress(FileNotFoundError):
+    # A damaged id file (not UTF-8, not an id) is replaced below, never a reason to fail.
+    with contextlib.suppress(FileNotFoundError, UnicodeDecodeError):
         value = path.read_text(encoding="utf-8").strip()
         if re.fullmatch(r"[A-Za-z0-9._-]{1,64}", value):
             return value
@@ -102,7 +103,7 @@ def host_id(state: Path) -> str:
         # link() fails if another process chose first; theirs wins and both agree.
         os.link(tmp, path)
     except FileExistsError:
-        existing = path.read_text(encoding="utf-8").strip()
+        existing = path.read_bytes().decode("utf-8", "replace").strip()
         if re.fullmatch(r"[A-Za-z0-9._-]{1,64}", existing):
             value = existing
         else:
@@ -190,19 +191,31 @@ def read_events(path: Path) -> tuple[list[Event], list[str]]:
     elif lines:
         lines.pop()  # a line still being written by a concurrent writer: read it next time
     for number, raw in enumerate(lines, 1):
-        try:
-            doc = json.loads(raw)
-            if not isinstance(doc["n"], list):
-                raise TypeError("names must be a list")
-            event = Event(doc["k"], tuple(doc["n"]), doc["t"], doc["h"])
-        except (ValueError, KeyError, TypeError):
-            event = None
-        if event is None or not _valid(event):
+        event = _parse(raw)
+        if event is None:
             # A line that could not become a valid record must not block every later flush.
             problems.append(f"{path.name}:{number}: unreadable journal line skipped")
-            continue
-        events.append(event)
+            # A torn line (a writer killed mid-write, a file cut short) has the next call's
+            # whole line appended to it: keep that event, skip only the torn start.
+            start = raw.rfind(_LINE_START)
+            event = _parse(raw[start:]) if start > 0 else None
+        if event is not None:
+            events.append(event)
     return events, problems
+
+
+_LINE_START = b'{"v":'  # how every line event_line() writes begins
+
+
+def _parse(raw: bytes) -> Event | None:
+    try:
+        doc = json.loads(raw)
+        if not isinstance(doc["n"], list):
+            raise TypeError("names must be a list")
+        event = Event(doc["k"], tuple(doc["n"]), doc["t"], doc["h"])
+    except (ValueError, KeyError, TypeError):
+        return None
+    return event if _valid(event) else None
 
 
 # The usage-record schema's rules for a skill name, a host id and a time, checked here so a
@@ -210,6 +223,20 @@ def read_events(path: Path) -> tuple[list[Event], list[str]]:
 _SKILL = re.compile(r"[^\sA-Z_/\\.-](?:-?[^\sA-Z_/\\.-])*")
 _HOST = re.compile(r"[A-Za-z0-9._-]{1,64}")
 _TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
+
+
+def invalid_name_hint(names: list[str]) -> str:
+    """For unknown names that no skill could ever have, why: a folder `list` shows under such
+    a name (`My Skill`, `PDF-Tools`) takes no usage, pins or origins until it is renamed."""
+    bad = [n for n in names if len(n) > 64 or _SKILL.fullmatch(n) is None]
+    if not bad:
+        return ""
+    shown = ", ".join(repr(n) for n in bad)
+    return (
+        f"; {shown} {'is not a valid skill name' if len(bad) == 1 else 'are not valid skill names'}"
+        " (lower-case letters, digits and single hyphens); a skill folder so named takes no "
+        "usage, pins or origins until it is renamed (see `gitcurator validate`)"
+    )
 
 
 def _valid(event: Event) -> bool:
@@ -273,22 +300,28 @@ def lookup_names(state: Path, head: str | None, names: list[str]) -> dict[str, s
     """
     try:
         text = (state / NAMES_CACHE).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
+    except (FileNotFoundError, UnicodeDecodeError):
+        return None  # no cache, or a damaged one: the caller rebuilds it
     if not text.startswith(f"head {head}\n"):
         return None
     found: dict[str, str] = {}
     for name in names:
-        at = text.find(f"\n{name}", 0)
+        if not name or any(c in name for c in "\t\n\r"):
+            continue  # never a skill name; it must not match across lines of the cache
+        needle = f"\n{name}"
+        at = text.find(needle)
         while at != -1:
-            end = at + 1 + len(name)
-            if text[end] == "\n":
+            end = at + len(needle)
+            after = text[end : end + 1]  # "" at the end of a cache cut short
+            if after == "\n":
                 found[name] = name
                 break
-            if text[end] == "\t":
-                found[name] = text[end + 1 : text.index("\n", end)]
+            if after == "\t":
+                stop = text.find("\n", end)
+                if stop != -1:
+                    found[name] = text[end + 1 : stop]
                 break
-            at = text.find(f"\n{name}", end)
+            at = text.find(needle, end)
     return found
 
 

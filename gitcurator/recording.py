@@ -53,9 +53,17 @@ def record(
 
 
 def _canonical(at: str) -> str:
-    from gitcurator.timeutil import format_time, parse_time
+    from datetime import timedelta
 
-    return format_time(parse_time(at, "--at"))
+    from gitcurator.errors import UsageError
+    from gitcurator.timeutil import format_time, parse_time, utc_now
+
+    moment = parse_time(at, "--at")
+    # Last use keeps the newest time: one typo far in the future would keep a skill from ever
+    # going stale, and only hand-editing the notes could undo it.
+    if moment > utc_now() + timedelta(days=1):
+        raise UsageError(f"--at {at} is in the future; record events when they happen")
+    return format_time(moment)
 
 
 def _rebuild_names(root: Path, state: Path, head: str | None) -> dict[str, str]:

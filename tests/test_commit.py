@@ -113,3 +113,14 @@ def test_commit_flushes_buffered_usage(repo: Path) -> None:
     assert run_cli("commit", "-m", "new", "-C", r).code == 0
     notes = git("notes", "--ref=gitcurator", "list", cwd=repo).stdout.splitlines()
     assert len(notes) == 2  # pdf-extract's usage and new-one's origin
+
+
+def test_commit_refuses_on_a_review_branch_or_detached_head(repo: Path) -> None:
+    git("checkout", "-q", "-b", "curator/20260101-000000", cwd=repo)
+    write_skill(repo, "new-one")
+    result = run_cli("commit", "-m", "new", "-C", str(repo))
+    assert result.code == 1 and "review branch curator/20260101-000000" in result.err
+    git("checkout", "-q", "--detach", cwd=repo)
+    result = run_cli("commit", "-m", "new", "-C", str(repo))
+    assert result.code == 1 and "detached HEAD" in result.err
+    assert "git checkout main" in result.err

@@ -207,6 +207,33 @@ def test_install_again_replaces_its_own_hook_without_force(hooked: Path) -> None
     assert not (hooked / ".git" / "hooks" / "pre-commit.backup").exists()
 
 
+def _hooks_dir_is_a_file(repo: Path) -> None:
+    shutil.rmtree(repo / ".git" / "hooks")
+    (repo / ".git" / "hooks").write_text("not a folder\n")
+
+
+def _pre_commit_is_a_folder(repo: Path) -> None:
+    (repo / ".git" / "hooks" / "pre-commit").mkdir(parents=True)
+
+
+def _hooks_path_under_a_file(repo: Path) -> None:
+    (repo / "notes.txt").write_text("a file\n")
+    git("config", "core.hooksPath", "notes.txt/hooks", cwd=repo)
+
+
+@pytest.mark.parametrize(
+    "setup", [_hooks_dir_is_a_file, _pre_commit_is_a_folder, _hooks_path_under_a_file]
+)
+def test_install_where_no_hook_can_be_written_says_so_without_a_crash(
+    repo: Path, setup: Callable[[Path], None]
+) -> None:
+    setup(repo)
+    result = run_cli("hooks", "install", "-C", str(repo))
+    assert result.code == 1, result
+    assert "cannot install" in result.err and "core.hooksPath" in result.err
+    assert not list(repo.rglob("pre-commit.tmp"))
+
+
 def test_install_honours_core_hooks_path(repo: Path) -> None:
     git("config", "core.hooksPath", ".githooks", cwd=repo)
     install(repo)

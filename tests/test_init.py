@@ -169,6 +169,23 @@ def test_init_inside_another_repository_points_to_skills_dir(tmp_path: Path) -> 
     assert not (tmp_path / "sub" / ".git").exists()
 
 
+@pytest.mark.parametrize(
+    "target",
+    [".git", ".git/refs", "bare.git", "bare.git/hooks", "bare.git/new-folder"],
+)
+def test_init_in_git_storage_is_a_usage_error_and_writes_nothing(
+    repo: Path, tmp_path: Path, target: str
+) -> None:
+    git("clone", "-q", "--bare", str(repo), str(tmp_path / "bare.git"), cwd=tmp_path)
+    where = (repo if target.startswith(".git") else tmp_path) / target
+    before = sorted(str(p) for p in where.parent.rglob("*"))
+    result = run_cli("init", str(where))
+    assert result.code == 2, result
+    assert "git directory" in result.err and "Traceback" not in result.err
+    assert sorted(str(p) for p in where.parent.rglob("*")) == before, "nothing written"
+    assert git("fsck", "--no-progress", cwd=repo).returncode == 0
+
+
 def test_init_on_a_file_is_a_usage_error(tmp_path: Path) -> None:
     (tmp_path / "f").write_text("x")
     result = run_cli("init", str(tmp_path / "f"))

@@ -112,6 +112,16 @@ def test_host_id_is_chosen_once_and_kept(tmp_path: Path) -> None:
     assert list((tmp_path / "state").iterdir()) == [tmp_path / "state" / journal.HOST_FILE]
 
 
+@pytest.mark.parametrize("damaged", [b"\xae\x81\xff\n", b"", b"not a host id!\n", b"x" * 65])
+def test_a_damaged_host_file_is_replaced_not_a_crash(tmp_path: Path, damaged: bytes) -> None:
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / journal.HOST_FILE).write_bytes(damaged)
+    first = journal.host_id(state)
+    assert journal.host_id(state) == first, "the replacement is kept"
+    assert (state / journal.HOST_FILE).read_text().strip() == first
+
+
 def _host_id_in_process(state: str) -> str:
     return journal.host_id(Path(state))
 
@@ -225,6 +235,23 @@ def test_a_corrupt_line_is_reported_with_its_place_and_the_rest_still_read(
     assert problems == [f"{journal.JOURNAL}:2: unreadable journal line skipped"]
 
 
+@pytest.mark.parametrize(
+    "torn", [b'{"v":1,"k":"use"', b"\x00\x00\x00", b'{"v":1,"k":"use","t":"2026-0']
+)
+def test_an_event_appended_after_a_torn_line_is_not_lost(tmp_path: Path, torn: bytes) -> None:
+    # A writer killed mid-write (or a journal cut short) leaves no newline; the next call's
+    # whole line lands on the same line and must still count.
+    state = tmp_path / "state"
+    _append(state, "use", "a")
+    with (state / journal.JOURNAL).open("ab") as f:
+        f.write(torn)
+    _append(state, "use", "b")
+    _append(state, "view", "c")
+    events, problems = journal.read_events(state / journal.JOURNAL)
+    assert [e.names for e in events] == [("a",), ("b",), ("c",)]
+    assert problems == [f"{journal.JOURNAL}:2: unreadable journal line skipped"]
+
+
 def test_rotate_moves_the_journal_to_a_segment_and_writers_start_a_new_one(tmp_path: Path) -> None:
     state = tmp_path / "state"
     assert journal.rotate(state) is None, "nothing to rotate"
@@ -317,6 +344,30 @@ def test_names_cache_round_trip_keyed_by_head(tmp_path: Path) -> None:
     }, "a prefix or suffix of a name is not that name"
     assert journal.lookup_names(state, "b" * 40, ["x"]) is None, "HEAD moved: the cache is stale"
     assert journal.lookup_names(state, None, ["x"]) is None
+
+
+@pytest.mark.parametrize(
+    ("cache", "asked", "found"),
+    [
+        # names that are never skill names must not match the cache's line structure
+        ("head H\na\nb\n", [""], {}),
+        ("head H\na\nb\n", ["a\nb"], {}),
+        ("head H\nold\tnew\nnew\n", ["old\tnew"], {}),
+        # a cache cut short (no final newline) is read as far as it is whole
+        ("head H\na\nb", ["a", "b"], {"a": "a"}),
+        ("head H\na\nold\tne", ["a", "old"], {"a": "a"}),
+    ],
+)
+def test_names_cache_lookup_of_odd_names_and_a_cut_short_cache(
+    tmp_path: Path, cache: str, asked: list[str], found: dict[str, str]
+) -> None:
+    (tmp_path / journal.NAMES_CACHE).write_text(cache.replace("H", "a" * 40))
+    assert journal.lookup_names(tmp_path, "a" * 40, asked) == found
+
+
+def test_a_names_cache_that_is_not_utf8_is_no_cache(tmp_path: Path) -> None:
+    (tmp_path / journal.NAMES_CACHE).write_bytes(b"head " + b"a" * 40 + b"\n\xae\xff\n")
+    assert journal.lookup_names(tmp_path, "a" * 40, ["x"]) is None
 
 
 def test_names_cache_for_an_unborn_head(tmp_path: Path) -> None:

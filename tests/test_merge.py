@@ -130,6 +130,32 @@ def test_a_pass_on_an_unmoved_branch_fast_forwards(repo: Path) -> None:
     assert row["state"] == "archived" and row["archived_at"] == NOW
 
 
+def test_ctrl_c_while_the_work_tree_moves_waits_until_branch_tree_and_notes_agree(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import signal
+
+    from gitcurator.store import apply
+
+    tip = make_pass(repo, folders=("pdf-extract", "devops/k8s/helm-deploy"))
+    write_file = apply._write_file
+
+    def interrupted_write(*args: Any) -> os.stat_result:
+        os.kill(os.getpid(), signal.SIGINT)  # the user presses Ctrl-C mid-way
+        return write_file(*args)
+
+    monkeypatch.setattr(apply, "_write_file", interrupted_write)
+    result = run_cli("merge", "-C", str(repo))
+    assert result.code == 130, result
+    assert "finishing this step first" in result.err
+    # Either before or fully after, never half: here fully after, archive times included.
+    assert git("rev-parse", "main", cwd=repo).stdout.strip() == tip
+    assert_clean_and_sound(repo)
+    monkeypatch.undo()
+    assert show(repo, "pdf-extract")["archived_at"] == NOW
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler, "handler restored"
+
+
 def test_after_a_persons_unrelated_commit_a_merge_commit_joins_both(repo: Path) -> None:
     tip = make_pass(repo)
     (repo / "devops" / "docker-build" / "SKILL.md").write_text(

@@ -144,7 +144,13 @@ def test_purge_plan_ignores_file_times() -> None:
     )
     assert [d[0] for d in plan.due] == ["a"]
     assert [k[0] for k in plan.kept] == ["b", "c"]
-    assert run_cli("purge", "--older-than", "-1").code == 2
+
+
+@pytest.mark.parametrize("days", ["-1", "nan", "inf", "-inf", "1e400", "soon"])
+def test_purge_older_than_must_be_a_finite_number_of_days(repo: Path, days: str) -> None:
+    result = run_cli("purge", "--older-than", days, "--yes", "-C", str(repo))
+    assert result.code == 2, result
+    assert "--older-than" in result.err
 
 
 def test_moves_inside_a_skills_dir_keep_the_category(tmp_path: Path) -> None:

@@ -401,8 +401,9 @@ def test_not_idle_long_enough(agent_repo: Path) -> None:
     assert _schedule(agent_repo)["last_pass_at"] == T0
 
 
-def test_negative_idle_time_is_a_usage_error(repo: Path) -> None:
-    result = run_cli("maybe-run", "--idle-for", "-5", "-C", str(repo))
+@pytest.mark.parametrize("idle", ["-5", "nan", "NaN", "soon"])
+def test_a_bad_idle_time_is_a_usage_error(repo: Path, idle: str) -> None:
+    result = run_cli("maybe-run", "--idle-for", idle, "-C", str(repo))
     assert result.code == 2
     assert "--idle-for" in result.err
 

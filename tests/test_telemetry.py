@@ -173,6 +173,43 @@ def test_unknown_name_exits_1_naming_it_and_records_nothing_of_that_call(
     assert _counts(repo) == {}
 
 
+@pytest.mark.parametrize("odd", ["", "pdf-extract\ndocker-build", "docker-build\thelm-deploy", " "])
+def test_a_name_that_can_never_be_a_skill_exits_1_and_records_nothing(repo: Path, odd: str) -> None:
+    # Warm the names cache first: the fast path searches it as text, line by line.
+    assert run_process("record", "use", "pdf-extract", cwd=repo).returncode == 0
+    done = run_process("record", "use", "docker-build", odd, cwd=repo)
+    assert done.returncode == 1, done.stderr
+    assert "nothing was recorded" in done.stderr and "Traceback" not in done.stderr
+    assert _journal_lines(repo) == 1
+    assert _flush(repo).warnings == []
+    assert _counts(repo) == {"pdf-extract": (1, 0)}
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("record", "use", "My Skill"),
+        ("track", "My Skill", "--origin", "agent"),
+        ("pin", "My Skill"),
+        ("resolve", "My Skill"),
+    ],
+)
+def test_a_listed_folder_with_an_invalid_name_is_explained_not_just_unknown(
+    repo: Path, command: tuple[str, ...]
+) -> None:
+    # `list` shows the folder, so "no skill named" alone would contradict it.
+    write_skill(repo, "My Skill", name="my-skill")
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "add", cwd=repo)
+    assert "My Skill" in run_cli("list", "-C", str(repo)).out
+    result = run_cli(*command, "-C", str(repo))
+    assert result.code == 1, result
+    assert "'My Skill' is not a valid skill name" in result.err
+    plain = run_cli(*[("nope" if a == "My Skill" else a) for a in command], "-C", str(repo))
+    assert plain.code == 1 and "no skill named nope" in plain.err
+    assert "valid skill name" not in plain.err, "a plainly unknown name gets no hint"
+
+
 def test_unknown_names_through_the_api(repo: Path) -> None:
     with pytest.raises(recording.UnknownSkill) as caught:
         recording.record("use", ["pdf-extract", "nope", "also-nope"], repo=repo)
@@ -665,3 +702,13 @@ def test_record_through_python_dash_m_is_cheap_by_importtime(repo: Path) -> None
     }
     assert "gitcurator" in imported, textwrap.shorten(done.stderr, 300)
     assert imported.isdisjoint({"click", "dulwich", "yaml", "jsonschema", "openai"})
+
+
+def test_record_refuses_a_time_in_the_future(repo: Path) -> None:
+    result = run_cli(
+        "record", "use", "pdf-extract", "--at", "2999-01-01T00:00:00Z", "-C", str(repo)
+    )
+    assert result.code == 2 and "in the future" in result.err
+    assert not (repo / ".git" / "gitcurator" / "journal.jsonl").exists() or (
+        "2999" not in (repo / ".git" / "gitcurator" / "journal.jsonl").read_text()
+    )

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from gitcurator import telemetry
 from gitcurator.checks import check_tree
-from gitcurator.errors import EXIT_OK, UsageError, ValidationFailed
+from gitcurator.errors import EXIT_OK, CuratorError, UsageError, ValidationFailed
 from gitcurator.naming import identity, refresh_names_cache
 from gitcurator.records import ORIGINS, Stamped, UsageRecord
 from gitcurator.render import findings_text, plural
@@ -29,6 +29,14 @@ def commit(start: Path, message: str, origin: str | None) -> int:
         raise UsageError("the commit message is empty; say what changed with -m")
     with open_repo(start) as repo:
         store, skills_dir = repo.store, repo.config.skills_dir
+        branch = store.head_branch()
+        if branch is None or branch.startswith("curator/"):
+            # A person's commit on a review branch would be merged as part of the pass.
+            where = "a detached HEAD" if branch is None else f"the review branch {branch}"
+            raise CuratorError(
+                f"HEAD is on {where}; check out the default branch "
+                f"(`git checkout {store.default_branch()}`) and commit there"
+            )
         tree = store.worktree_tree()
         head = store.head_entries()
         live_now = [s for s in find_skills(tree.paths, skills_dir) if not s.archived]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
@@ -34,6 +35,19 @@ def install(start: Path, *, force: bool = False) -> int:
     with open_repo(start) as repo:
         hooks_dir = repo.store.hooks_dir()
     target = hooks_dir / "pre-commit"
+    try:
+        _install(hooks_dir, target, force)
+    except OSError as exc:
+        # A hooks folder that is a file or cannot be written, a pre-commit that is a folder.
+        raise CuratorError(
+            f"cannot install {target}: {exc.strerror or exc}; make {hooks_dir} a folder you "
+            "can write (core.hooksPath in git's config sets it) and run this again"
+        ) from None
+    print(f"installed {target}: commits of skills that fail validation are now refused")
+    return EXIT_OK
+
+
+def _install(hooks_dir: Path, target: Path, force: bool) -> None:
     if target.exists() and MARKER not in target.read_text(encoding="utf-8", errors="replace"):
         if not force:
             raise CuratorError(
@@ -44,8 +58,11 @@ def install(start: Path, *, force: bool = False) -> int:
         shutil.copy2(target, hooks_dir / "pre-commit.backup")
     hooks_dir.mkdir(parents=True, exist_ok=True)
     tmp = target.with_suffix(".tmp")
-    tmp.write_text(hook_text(sys.executable), encoding="utf-8")
-    os.chmod(tmp, 0o755)
-    os.replace(tmp, target)
-    print(f"installed {target}: commits of skills that fail validation are now refused")
-    return EXIT_OK
+    try:
+        tmp.write_text(hook_text(sys.executable), encoding="utf-8")
+        os.chmod(tmp, 0o755)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        raise

@@ -21,6 +21,7 @@ def init(path: Path, *, verify: bool = True, quiet: bool = False) -> int:
     path = path.absolute()
     if path.exists() and not path.is_dir():
         raise UsageError(f"{path} is a file; give a folder to turn into a skills repository")
+    _refuse_git_dir(path)
     _refuse_nested(path)
     existing_config = read_config(path) if (path / CONFIG_FILE).exists() else None
     store, created = Store.init(path)
@@ -34,6 +35,29 @@ def init(path: Path, *, verify: bool = True, quiet: bool = False) -> int:
             # We made .git a moment ago and committed nothing: leave the folder as we found it.
             shutil.rmtree(path / ".git", ignore_errors=True)
         raise
+
+
+def _is_git_dir(folder: Path) -> bool:
+    """A .git folder or a bare repository: git's own storage, never a library of skills."""
+    if folder.name == ".git":
+        return True
+    return (
+        not (folder / ".git").exists()
+        and (folder / "HEAD").is_file()
+        and (folder / "objects").is_dir()
+        and (folder / "refs").is_dir()
+    )
+
+
+def _refuse_git_dir(path: Path) -> None:
+    # Else init would make a repository inside git's storage and commit its objects and refs.
+    for folder in (path, *path.parents):
+        if folder.is_dir() and _is_git_dir(folder):
+            raise UsageError(
+                f"{path} is {'' if folder == path else 'inside '}the git directory {folder} "
+                "(a .git folder or a bare repository), not a folder of skills; give the work "
+                "tree that holds the skills (for a bare repository, `git clone` it first)"
+            )
 
 
 def _refuse_nested(path: Path) -> None:

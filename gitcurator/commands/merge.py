@@ -110,8 +110,9 @@ def merge_run(store: Store, run: str | None) -> MergeResult:
             f"Curator-Run: {run_id}\nCurator-Merge: {run_id}\n"
         )
         new = branches.write_commit(store, new_tree, [tip, pass_tip], message)
-    apply.advance_branch(store, target, tip, new, f"gitcurator: merge run {run_id}")
-    archived = _record_archived(store, run_id, pass_tip, commits)
+    with apply.interrupts_deferred():  # a merged pass without its archive times: never
+        apply.advance_branch(store, target, tip, new, f"gitcurator: merge run {run_id}")
+        archived = _record_archived(store, run_id, pass_tip, commits)
     return MergeResult(run_id, branch, target, new.decode(), fast_forward, archived)
 
 

@@ -7,6 +7,7 @@ with uncommitted changes is refused, changing nothing.
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 from collections.abc import Mapping
@@ -163,8 +164,9 @@ def archive(start: Path, name: str, *, now: str | None) -> int:
             f"curator: archive {name} by hand\n\nMoved {source.folder} to {target}.\n\n"
             f"Curator-Archived: {name}\nCurator-Manual: archive\n"
         )
-        sha = _commit(repo, tip, new_tree, message, f"archive {name}", [source.folder, target])
-        record_archives(repo.store, {name: moment}, f"record the archive of {name}")
+        with apply.interrupts_deferred():  # the move and its archived_at go together
+            sha = _commit(repo, tip, new_tree, message, f"archive {name}", [source.folder, target])
+            record_archives(repo.store, {name: moment}, f"record the archive of {name}")
     print(f"archived {name} to {target} ({sha[:12]}); `gitcurator restore {name}` brings it back")
     return EXIT_OK
 
@@ -243,7 +245,7 @@ def purge(
     start: Path, days: float, *, now: str | None, dry_run: bool, yes: bool, as_json: bool
 ) -> int:
     """Remove skills archived more than `days` ago, as one commit (only with `yes`)."""
-    if days < 0:
+    if not math.isfinite(days) or days < 0:  # nan would keep everything, silently
         raise UsageError("--older-than must be zero or more days")
     moment = parse_time(now, "--now") if now else utc_now()
     write = yes and not dry_run

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from gitcurator import telemetry
 from gitcurator.errors import EXIT_OK, CuratorError
+from gitcurator.journal import invalid_name_hint
 from gitcurator.naming import known_names
 from gitcurator.records import Stamped, UsageRecord
 from gitcurator.repository import SkillsRepo, open_repo
@@ -22,7 +23,7 @@ def resolve_names(repo: SkillsRepo, names: Sequence[str]) -> list[str]:
     if missing:
         raise CuratorError(
             f"no skill named {', '.join(missing)} in this repository; nothing was changed "
-            "(see `gitcurator list`)"
+            f"(see `gitcurator list`){invalid_name_hint(missing)}"
         )
     return [known[n] for n in names]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gitcurator.errors import EXIT_OK, CuratorError
+from gitcurator.journal import invalid_name_hint
 from gitcurator.naming import identity, known_names
 from gitcurator.render import emit_json
 from gitcurator.repository import open_repo
@@ -17,7 +18,10 @@ def resolve(start: Path, name: str, *, as_json: bool) -> int:
         target = known_names(repo).get(name)
         locations = find_skills(repo.store.head_entries(), repo.config.skills_dir)
     if target is None:
-        raise CuratorError(f"no skill named {name} in this repository (see `gitcurator list`)")
+        raise CuratorError(
+            f"no skill named {name} in this repository (see `gitcurator list`)"
+            + invalid_name_hint([name])
+        )
     live = next((loc for loc in locations if identity(loc) == target and not loc.archived), None)
     archived = next((loc for loc in locations if identity(loc) == target and loc.archived), None)
     found = live or archived

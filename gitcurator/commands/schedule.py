@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import math
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -12,7 +13,7 @@ from typing import Any
 
 from gitcurator import telemetry
 from gitcurator.config import CuratorPolicy
-from gitcurator.errors import EXIT_OK
+from gitcurator.errors import EXIT_OK, UsageError
 from gitcurator.passlock import PassBusy, pass_lock
 from gitcurator.render import emit_json
 from gitcurator.repository import open_repo
@@ -41,6 +42,8 @@ def _open(start: Path) -> _Clone:
 
 def maybe_run(start: Path, *, idle_for: float | None, now: str | None, as_json: bool) -> int:
     """Run a pass if one is due; exit 0 whether or not it ran, non-zero only if it failed."""
+    if idle_for is not None and math.isnan(idle_for):  # nan compares false: "never idle"
+        raise UsageError("--idle-for must be a number of seconds, zero or more")
     moment = parse_time(now, "--now") if now else utc_now()
     clone = _open(start)
     with contextlib.ExitStack() as stack:

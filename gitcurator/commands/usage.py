@@ -22,9 +22,11 @@ def record(start: Path, kind: str, names: Sequence[str], at: str | None) -> int:
             f"{start} is not inside a skills repository; run `gitcurator init {start}` first"
         ) from None
     except UnknownSkill as exc:
+        from gitcurator.journal import invalid_name_hint
+
         raise CuratorError(
             f"no skill named {', '.join(exc.names)} in this repository; nothing was recorded "
-            "(see `gitcurator list`)"
+            f"(see `gitcurator list`){invalid_name_hint(exc.names)}"
         ) from None
     except JournalError as exc:
         raise CuratorError(f"cannot write the usage journal: {exc}") from None

@@ -17,7 +17,10 @@ from __future__ import annotations
 import contextlib
 import os
 import posixpath
+import signal
 import stat
+import sys
+import threading
 import weakref
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
@@ -397,10 +400,54 @@ def _files_under(store: Store, folder: str, tracked: Collection[str]) -> Iterato
 # -- branches -----------------------------------------------------------------------------
 
 
+_deferring = False
+
+
+@contextlib.contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Hold Ctrl-C (SIGINT) until the block is done, then raise KeyboardInterrupt.
+
+    For steps that must happen together or not at all: the work tree moving with its branch
+    ref (seconds at thousands of skills), a merge and the archive times it records. Nested
+    blocks defer to the outermost; outside the main thread, or where SIGINT is ignored, it is
+    a no-op.
+    """
+    global _deferring
+    if (
+        _deferring
+        or threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    ):
+        yield
+        return
+    caught: list[int] = []
+
+    def hold(signum: int, frame: object) -> None:
+        if not caught:
+            print("gitcurator: finishing this step first, then stopping", file=sys.stderr)
+        caught.append(signum)
+
+    previous = signal.signal(signal.SIGINT, hold)
+    _deferring = True
+    try:
+        yield
+    finally:
+        _deferring = False
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
+
+
 def advance_branch(store: Store, branch: str, old: CommitId, new: CommitId, why: str) -> bool:
     """Move refs/heads/<branch> from `old` to `new` by compare-and-swap. When the branch is
     checked out its work tree and index follow (only paths that differ); returns whether it
-    was. If the branch moved meanwhile, nothing changes and StoreError says so."""
+    was. If the branch moved meanwhile, nothing changes and StoreError says so. Ctrl-C waits
+    until the work tree, index and ref all agree again."""
+    with interrupts_deferred():
+        return _advance_branch(store, branch, old, new, why)
+
+
+def _advance_branch(store: Store, branch: str, old: CommitId, new: CommitId, why: str) -> bool:
     ref = Ref(f"refs/heads/{branch}".encode())
     refs = store.repo.refs
     checked_out = store.head_branch() == branch
