@@ -85,3 +85,17 @@ def run_process(
 def git(*args: str, cwd: Path, check: bool = True) -> subprocess.CompletedProcess[str]:
     """The real git binary, to prove interoperability."""
     return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=check)
+
+
+def corrupt_note(repo: Path, name: str, text: str) -> str:
+    """Overwrite a skill's record with `text` through plain git notes; returns the key id."""
+    key = subprocess.run(
+        ["git", "hash-object", "--stdin"],
+        input=f"gitcurator skill {name}\n",
+        capture_output=True,
+        text=True,
+        cwd=repo,
+        check=True,
+    ).stdout.strip()
+    git("notes", "--ref=gitcurator", "add", "-f", "-m", text, key, cwd=repo)
+    return key

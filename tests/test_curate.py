@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import git, run_cli, write_skill
+from helpers import corrupt_note, git, run_cli, write_skill
 
 from gitcurator import schemas
 
@@ -234,15 +233,7 @@ def test_status_follows_the_pass_through_merge_and_rollback(aged: Path) -> None:
 def test_a_pass_carries_on_past_a_corrupt_record_and_a_broken_skill(aged: Path) -> None:
     r = str(aged)
     run_cli("flush", "-C", r)
-    key = subprocess.run(
-        ["git", "hash-object", "--stdin"],
-        input="gitcurator skill pdf-extract\n",
-        capture_output=True,
-        text=True,
-        cwd=aged,
-        check=True,
-    ).stdout.strip()
-    git("notes", "--ref=gitcurator", "add", "-f", "-m", "{truncated", key, cwd=aged)
+    key = corrupt_note(aged, "pdf-extract", "{truncated")
     # A SKILL.md broken by hand after it was committed: the pass moves folders, not content.
     (aged / "devops" / "docker-build" / "SKILL.md").write_bytes(b"\x00binary")
     git("commit", "-qam", "broken by hand", cwd=aged)

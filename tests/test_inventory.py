@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import git, run_cli, write_skill
+from helpers import corrupt_note, git, run_cli, write_skill
 
 EPOCH = "2026-01-01T00:00:00Z"
 
@@ -152,15 +151,7 @@ def test_corrupt_record_warns_and_lists_the_rest(dated_repo: Path) -> None:
     r = str(dated_repo)
     run_cli("record", "use", "pdf-extract", "docker-build", "-C", r)
     run_cli("flush", "-C", r)
-    key = subprocess.run(
-        ["git", "hash-object", "--stdin"],
-        input="gitcurator skill pdf-extract\n",
-        capture_output=True,
-        text=True,
-        cwd=dated_repo,
-        check=True,
-    ).stdout.strip()
-    git("notes", "--ref=gitcurator", "add", "-f", "-m", "{not json", key, cwd=dated_repo)
+    corrupt_note(dated_repo, "pdf-extract", "{not json")
     result = run_cli("list", "--json", "-C", r)
     assert result.code == 0
     assert "record of pdf-extract is invalid" in result.err
