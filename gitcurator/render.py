@@ -28,3 +28,14 @@ def findings_text(findings: Iterable[Finding], show_warnings: bool = True) -> st
 
 def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def other_branch_note(branch: str, checked_out: str | None) -> str | None:
+    """What to tell a person whose work tree is on another branch than the one that moved."""
+    if checked_out == branch:
+        return None
+    where = f"on {checked_out}" if checked_out else "at a detached HEAD"
+    return (
+        f"note: {branch} moved, but your work tree is {where} and did not change; "
+        f"`git checkout {branch}` to see the result"
+    )

@@ -168,3 +168,14 @@ def test_moves_inside_a_skills_dir_keep_the_category(tmp_path: Path) -> None:
     assert run_cli("restore", "docker-build", "-C", r).code == 0
     assert (root / "lib" / "devops" / "docker-build" / "SKILL.md").exists()
     assert_clean_and_sound(root)
+
+
+def test_a_move_with_another_branch_checked_out_says_the_work_tree_did_not_change(
+    repo: Path,
+) -> None:
+    git("checkout", "-q", "--detach", cwd=repo)
+    result = run_cli("archive", "pdf-extract", "-C", str(repo))
+    assert result.code == 0, result
+    assert "note: main moved, but your work tree is at a detached HEAD" in result.err
+    assert (repo / "pdf-extract" / "SKILL.md").exists()
+    assert "pdf-extract" in git("ls-tree", "-r", "--name-only", "main", ".archive", cwd=repo).stdout

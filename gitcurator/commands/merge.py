@@ -8,6 +8,7 @@ meanwhile collides with what the pass did. Refusals change nothing at all.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +20,7 @@ from gitcurator.commands.moves import record_archives
 from gitcurator.errors import EXIT_OK, CuratorError
 from gitcurator.naming import refresh_names_cache
 from gitcurator.passes import run_order
-from gitcurator.render import emit_json, plural
+from gitcurator.render import emit_json, other_branch_note, plural
 from gitcurator.report import run_paths
 from gitcurator.repository import open_repo
 from gitcurator.store import apply, branches, graph
@@ -56,8 +57,11 @@ def merge(start: Path, run: str | None, *, as_json: bool) -> int:
     with open_repo(start) as repo:
         store = repo.store
         result = merge_run(store, run)
-        if store.head_branch() == result.target:
+        note = other_branch_note(result.target, store.head_branch())
+        if note is None:
             refresh_names_cache(repo)
+        else:
+            print(note, file=sys.stderr)
     if as_json:
         emit_json(result.to_json())
         return EXIT_OK

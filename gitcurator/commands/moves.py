@@ -19,7 +19,7 @@ from gitcurator import telemetry
 from gitcurator.errors import EXIT_OK, CuratorError, UsageError
 from gitcurator.naming import VALID_NAME, identity, refresh_names_cache
 from gitcurator.records import UsageRecord
-from gitcurator.render import emit_json, plural
+from gitcurator.render import emit_json, other_branch_note, plural
 from gitcurator.repository import SkillsRepo, open_repo
 from gitcurator.skill import (
     ARCHIVE_DIR,
@@ -69,6 +69,8 @@ def _commit(
     new = branches.write_commit(store, new_tree, [tip.commit], message)
     if apply.advance_branch(store, tip.branch, tip.commit, new, f"gitcurator: {action}"):
         refresh_names_cache(repo)
+    else:
+        print(other_branch_note(tip.branch, store.head_branch()), file=sys.stderr)
     return new.decode()
 
 

@@ -9,13 +9,14 @@ what is already undone. Telemetry is left as it is.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from gitcurator import audit
 from gitcurator.commands.log import name_list
 from gitcurator.errors import EXIT_OK, CuratorError, UsageError
 from gitcurator.naming import refresh_names_cache
-from gitcurator.render import emit_json, plural
+from gitcurator.render import emit_json, other_branch_note, plural
 from gitcurator.repository import open_repo
 from gitcurator.store import apply, branches, graph
 from gitcurator.store.history import history_changes
@@ -90,8 +91,11 @@ def rollback(start: Path, run: str | None, commit: str | None, *, as_json: bool)
         message = _message(chosen.run_id, undo, restored, whole=commit is None)
         new = branches.write_commit(store, new_tree, [tip], message)
         apply.advance_branch(store, target, tip, new, f"gitcurator: roll back run {chosen.run_id}")
-        if store.head_branch() == target:
+        note = other_branch_note(target, store.head_branch())
+        if note is None:
             refresh_names_cache(repo)
+        else:
+            print(note, file=sys.stderr)
     if as_json:
         emit_json(
             {
