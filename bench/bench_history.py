@@ -16,12 +16,11 @@ import json
 import random
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_validate_init import bench_env
+from bench_validate_init import bench_env, work_dir
 from make_library import make_library
 
 from gitcurator.skill import find_skills
@@ -135,15 +134,8 @@ def main() -> None:
     parser.add_argument("--commits", type=int, default=200, help="commits after init (200)")
     parser.add_argument("--keep", type=Path, metavar="DIR", help="work in DIR and keep it")
     args = parser.parse_args()
-    if args.keep:
-        if args.keep.exists():
-            parser.error(f"--keep {args.keep}: already exists; give a new folder")
-        args.keep.mkdir(parents=True)
-        run(args.keep.resolve(), args.skills, args.commits)
-        print(f"kept {args.keep}")
-        return
-    with tempfile.TemporaryDirectory(prefix="gitcurator-bench-") as tmp:
-        run(Path(tmp), args.skills, args.commits)
+    with work_dir(parser, args.keep) as work:
+        run(work, args.skills, args.commits)
 
 
 if __name__ == "__main__":

@@ -10,15 +10,13 @@ beside `git log --oneline | wc -l` on the same repository, in one run.
 from __future__ import annotations
 
 import argparse
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_validate_init import GITCURATOR, bench_env, timed
+from bench_validate_init import GITCURATOR, bench_env, timed, work_dir
 from make_library import make_library
 
 CACHES = ("records-cache.json", "history-cache.json", "names.tsv")
@@ -63,15 +61,8 @@ def main() -> None:
     parser.add_argument("--skills", type=int, default=10_000)
     parser.add_argument("--keep", type=Path, help="work in DIR (must not exist) and keep it")
     args = parser.parse_args()
-    if args.keep:
-        args.keep.mkdir(parents=True)
-        run(args.keep, args.skills)
-        return
-    work = Path(tempfile.mkdtemp(prefix="gitcurator-bench-"))
-    try:
+    with work_dir(parser, args.keep) as work:
         run(work, args.skills)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -19,13 +19,12 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_validate_init import bench_env, timed
+from bench_validate_init import bench_env, timed, work_dir
 from make_library import make_library
 
 API_CALLS = 500
@@ -189,15 +188,8 @@ def main() -> None:
     parser.add_argument("--skills", type=int, default=10_000, help="library size (default 10000)")
     parser.add_argument("--keep", type=Path, metavar="DIR", help="work in DIR and keep it")
     args = parser.parse_args()
-    if args.keep:
-        if args.keep.exists():
-            parser.error(f"--keep {args.keep}: already exists; give a new folder")
-        args.keep.mkdir(parents=True)
-        exact = run(args.keep.resolve(), args.skills)
-        print(f"kept {args.keep}")
-    else:
-        with tempfile.TemporaryDirectory(prefix="gitcurator-bench-") as tmp:
-            exact = run(Path(tmp), args.skills)
+    with work_dir(parser, args.keep) as work:
+        exact = run(work, args.skills)
     if not exact:
         sys.exit("events were lost or counted twice")
 

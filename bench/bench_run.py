@@ -15,12 +15,11 @@ import json
 import os
 import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_validate_init import GITCURATOR, bench_env, timed
+from bench_validate_init import GITCURATOR, bench_env, timed, work_dir
 from make_library import make_library
 
 CREATED = "2026-01-01T00:00:00Z"
@@ -87,15 +86,8 @@ def main() -> None:
     parser.add_argument("--due", type=int, default=1_000)
     parser.add_argument("--keep", type=Path, help="work in DIR (must not exist) and keep it")
     args = parser.parse_args()
-    if args.keep:
-        args.keep.mkdir(parents=True)
-        run(args.keep, args.skills, args.due)
-        return
-    work = Path(tempfile.mkdtemp(prefix="gitcurator-bench-"))
-    try:
+    with work_dir(parser, args.keep) as work:
         run(work, args.skills, args.due)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

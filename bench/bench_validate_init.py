@@ -12,12 +12,14 @@ Python start-up included, as a user or a hook pays it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -85,20 +87,27 @@ def run(work: Path, skills: int) -> None:
     print(f"validate said: {out.strip().splitlines()[-1]}")
 
 
+@contextlib.contextmanager
+def work_dir(parser: argparse.ArgumentParser, keep: Path | None) -> Iterator[Path]:
+    """The folder a benchmark works in: `--keep DIR` (new, kept afterwards) or a temporary one."""
+    if keep is None:
+        with tempfile.TemporaryDirectory(prefix="gitcurator-bench-") as tmp:
+            yield Path(tmp)
+        return
+    if keep.exists():
+        parser.error(f"--keep {keep}: already exists; give a new folder")
+    keep.mkdir(parents=True)
+    yield keep.resolve()
+    print(f"kept {keep}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--skills", type=int, default=10_000, help="library size (default 10000)")
     parser.add_argument("--keep", type=Path, metavar="DIR", help="work in DIR and keep it")
     args = parser.parse_args()
-    if args.keep:
-        if args.keep.exists():
-            parser.error(f"--keep {args.keep}: already exists; give a new folder")
-        args.keep.mkdir(parents=True)
-        run(args.keep.resolve(), args.skills)
-        print(f"kept {args.keep}")
-        return
-    with tempfile.TemporaryDirectory(prefix="gitcurator-bench-") as tmp:
-        run(Path(tmp), args.skills)
+    with work_dir(parser, args.keep) as work:
+        run(work, args.skills)
 
 
 if __name__ == "__main__":

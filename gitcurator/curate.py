@@ -21,6 +21,7 @@ from gitcurator.errors import EXIT_OK, CuratorError
 from gitcurator.inventory import build_rows
 from gitcurator.lifecycle import ARCHIVED, STALE, PassPlan, SkillFacts, plan_pass
 from gitcurator.naming import identity
+from gitcurator.passes import BRANCH_PREFIX
 from gitcurator.records import Stamped, UsageRecord
 from gitcurator.render import emit_json, plural
 from gitcurator.report import archive_message, report_markdown, report_message, run_doc, run_paths
@@ -29,8 +30,6 @@ from gitcurator.skill import ARCHIVE_DIR, find_skills
 from gitcurator.store import branches
 from gitcurator.store.history import skill_histories
 from gitcurator.timeutil import format_time, parse_time, utc_now
-
-BRANCH_PREFIX = "curator/"
 
 
 @dataclass(frozen=True, slots=True)

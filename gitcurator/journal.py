@@ -327,10 +327,9 @@ def lookup_names(state: Path, head: str | None, names: list[str]) -> dict[str, s
 
 def write_names(state: Path, head: str | None, names: dict[str, str]) -> None:
     """Cache the name → skill map for commit `head` (atomically replaced)."""
-    state.mkdir(parents=True, exist_ok=True)
+    from gitcurator.statefiles import write_atomic
+
     lines = [f"head {head}"] + [
         name if target == name else f"{name}\t{target}" for name, target in sorted(names.items())
     ]
-    tmp = state / f"{NAMES_CACHE}.{_unique()}.tmp"
-    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    os.replace(tmp, state / NAMES_CACHE)
+    write_atomic(state / NAMES_CACHE, "\n".join(lines) + "\n")

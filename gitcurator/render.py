@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from gitcurator.validate import Finding
 
@@ -39,3 +39,9 @@ def other_branch_note(branch: str, checked_out: str | None) -> str | None:
         f"note: {branch} moved, but your work tree is {where} and did not change; "
         f"`git checkout {branch}` to see the result"
     )
+
+
+def name_list(names: Sequence[str], shown: int = 5) -> str:
+    """`a, b, c and 7 more`: a pass may move hundreds of skills; the JSON lists them all."""
+    more = len(names) - shown
+    return ", ".join(names[:shown]) + (f" and {more} more" if more > 0 else "")

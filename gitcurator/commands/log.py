@@ -6,13 +6,12 @@ branches not merged yet are walked too and show as passes pending review.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
 from gitcurator.audit import Entry
 from gitcurator.errors import EXIT_OK
 from gitcurator.passes import read_trail
-from gitcurator.render import emit_json
+from gitcurator.render import emit_json, name_list
 from gitcurator.repository import open_repo
 
 
@@ -37,12 +36,6 @@ def entry_line(e: Entry) -> str:
     what = _what(e)
     status = f"  [{e.status}]" if e.status else ""
     return f"{when}  {e.kind:<8}  {e.run_id or '-':<17}  {what}{status}  {e.commits[0][:12]}"
-
-
-def name_list(names: Sequence[str], shown: int = 5) -> str:
-    """`a, b, c and 7 more`: a pass may move hundreds of skills; the JSON lists them all."""
-    more = len(names) - shown
-    return ", ".join(names[:shown]) + (f" and {more} more" if more > 0 else "")
 
 
 def _what(e: Entry) -> str:

@@ -15,12 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from gitcurator import audit
-from gitcurator.commands.log import name_list
 from gitcurator.commands.moves import record_archives
 from gitcurator.errors import EXIT_OK, CuratorError
 from gitcurator.naming import refresh_names_cache
-from gitcurator.passes import run_order
-from gitcurator.render import emit_json, other_branch_note, plural
+from gitcurator.passes import BRANCH_PREFIX, run_order
+from gitcurator.render import emit_json, name_list, other_branch_note, plural
 from gitcurator.report import run_paths
 from gitcurator.repository import open_repo
 from gitcurator.store import apply, branches, graph
@@ -29,8 +28,6 @@ from gitcurator.store.branches import branch_names, file_at
 from gitcurator.store.graph import CommitInfo
 from gitcurator.store.repo import Store
 from gitcurator.timeutil import normalise
-
-BRANCH_PREFIX = "curator/"
 
 
 @dataclass(frozen=True, slots=True)

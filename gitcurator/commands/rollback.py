@@ -13,10 +13,9 @@ import sys
 from pathlib import Path
 
 from gitcurator import audit
-from gitcurator.commands.log import name_list
 from gitcurator.errors import EXIT_OK, CuratorError, UsageError
 from gitcurator.naming import refresh_names_cache
-from gitcurator.render import emit_json, other_branch_note, plural
+from gitcurator.render import emit_json, name_list, other_branch_note, plural
 from gitcurator.repository import open_repo
 from gitcurator.store import apply, branches, graph
 from gitcurator.store.history import history_changes

@@ -72,7 +72,7 @@ def edit_tree(
 
 def write_commit(store: Store, tree: ObjectID, parents: list[ObjectID], message: str) -> ObjectID:
     """Store a commit object (no ref moves)."""
-    commit: Commit = store._make_commit(tree, parents, message)
+    commit: Commit = store.make_commit(tree, parents, message)
     store.repo.object_store.add_object(commit)
     return commit.id
 

@@ -132,7 +132,7 @@ def write_notes(
     entries += [(path, sha, mode) for path, (mode, sha) in state.others.items()]
     entries += [(path, ObjectID(sha), _FILE_MODE) for path, sha in (keep or {}).items()]
     tree_id = commit_tree(batch, entries)  # type: ignore[arg-type]
-    commit = store._make_commit(tree_id, [state.commit] if state.commit else [], message)
+    commit = store.make_commit(tree_id, [state.commit] if state.commit else [], message)
     batch.add_object(commit)
     store.repo.object_store.add_objects([(o, None) for o in batch.objects.values()])
     refs = store.repo.refs

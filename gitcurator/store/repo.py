@@ -268,7 +268,7 @@ class Store:
         batch = scan.batch
         tree_id = commit_tree(batch, ((f.path.encode(), f.sha, f.mode) for f in scan.files))  # type: ignore[arg-type]
         parent = self.head_commit()
-        commit = self._make_commit(tree_id, [parent] if parent else [], message)
+        commit = self.make_commit(tree_id, [parent] if parent else [], message)
         batch.add_object(commit)
         self.repo.object_store.add_objects([(o, None) for o in batch.objects.values()])
         index = self._open_index()
@@ -297,7 +297,7 @@ class Store:
             base_tree,
             [(path.encode(), _FILE_MODE, blob.id)],
         )
-        commit = self._make_commit(tree, [parent], message)
+        commit = self.make_commit(tree, [parent], message)
         self.repo.object_store.add_object(commit)
         index = self._open_index()
         index[path.encode()] = index_entry_from_stat(os.lstat(full), blob.id, _FILE_MODE)
@@ -351,7 +351,7 @@ class Store:
             self.repo.object_store.add_object(base)
             base = base.id
         tree = commit_tree_changes(self.repo.object_store, base, edits)
-        commit = self._make_commit(tree, [parent] if parent else [], message)
+        commit = self.make_commit(tree, [parent] if parent else [], message)
         self.repo.object_store.add_object(commit)
         index = self._open_index()
         for f in changes.changed:
@@ -413,7 +413,8 @@ class Store:
         if not moved:
             raise StoreError("the branch moved while gitcurator was committing; run it again")
 
-    def _make_commit(self, tree: ObjectID, parents: list[ObjectID], message: str) -> Commit:
+    def make_commit(self, tree: ObjectID, parents: list[ObjectID], message: str) -> Commit:
+        """An unstored commit with the configured identity and git's date variables."""
         commit = Commit()
         commit.tree = tree
         commit.parents = parents
