@@ -332,17 +332,29 @@ def unpin(start: Path, name: str) -> None:
 
 @cli.command()
 @click.option("--dry-run", is_flag=True, help="Print the plan; write nothing at all.")
-@click.option("--consolidate", is_flag=True, help="Also run the LLM umbrella pass.")
+@click.option(
+    "--consolidate",
+    is_flag=True,
+    help="Also run the LLM umbrella pass (on by default with curator.consolidate: true).",
+)
 @now_option
 @json_option
 @repo_option
 def run(start: Path, dry_run: bool, consolidate: bool, now: str | None, as_json: bool) -> None:
-    """Run a curator pass on a new curator/<run-id> review branch."""
+    """Run a curator pass on a new curator/<run-id> review branch.
+
+    The lifecycle pass marks idle skills stale and archives long-idle ones. With
+    --consolidate the model is then asked, one request per cluster of siblings (see
+    `gitcurator clusters`), for umbrella skills; each umbrella that passes the rules is one
+    commit, the rest is reported. Set llm.model (and llm.base_url for a non-OpenAI endpoint,
+    the key in $OPENAI_API_KEY or llm.api_key_env) in .gitcurator.yaml.
+
+    Nothing changes on the default branch until `gitcurator merge RUN`. --dry-run asks the
+    model too, but writes nothing at all.
+    """
     from gitcurator.curate import run_pass
 
-    if consolidate:
-        _later("run --consolidate")
-    _exit(run_pass(start, now=now, dry_run=dry_run, as_json=as_json))
+    _exit(run_pass(start, now=now, dry_run=dry_run, as_json=as_json, consolidate=consolidate))
 
 
 @cli.command("maybe-run")

@@ -54,6 +54,8 @@ class LlmSettings:
     model: str | None = None
     api_key_env: str = "OPENAI_API_KEY"
     max_requests: int = 50
+    timeout_seconds: float = 120
+    retries: int = 3
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,27 +9,35 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gitcurator import schemas, statefiles, telemetry
-from gitcurator.errors import EXIT_OK, CuratorError
+from gitcurator.archive_paths import archive_targets
+from gitcurator.consolidate import consolidate
+from gitcurator.errors import EXIT_FAILURE, EXIT_OK, CuratorError
 from gitcurator.inventory import build_rows
 from gitcurator.lifecycle import ARCHIVED, STALE, PassPlan, SkillFacts, plan_pass
 from gitcurator.naming import identity
+from gitcurator.pass_output import print_pass
 from gitcurator.passes import BRANCH_PREFIX
 from gitcurator.records import Stamped, UsageRecord
-from gitcurator.render import emit_json, plural
+from gitcurator.render import plural
 from gitcurator.report import archive_message, report_markdown, report_message, run_doc, run_paths
 from gitcurator.repository import SkillsRepo, open_repo
-from gitcurator.skill import ARCHIVE_DIR, find_skills
+from gitcurator.skill import find_skills
 from gitcurator.store import branches
 from gitcurator.store.history import skill_histories
 from gitcurator.timeutil import format_time, parse_time, utc_now
+
+if TYPE_CHECKING:
+    from gitcurator.llm import ChatClient
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +47,14 @@ class PassResult:
     branch: str | None
     plan: PassPlan
     doc: dict[str, Any]
+    # None: the umbrella pass was not asked for; else how many clusters got a usable plan.
+    valid_plans: int | None = None
+
+    @property
+    def llm_failed(self) -> bool:
+        """The umbrella pass was asked for, had clusters, and none got a usable plan."""
+        llm = self.doc.get("llm")
+        return bool(llm and llm["clusters"]) and not self.valid_plans
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -50,18 +66,50 @@ class PassResult:
             "report": run_paths(self.run_id)[0] if self.branch else None,
             "transitions": self.doc["transitions"],
             "skipped": self.doc["skipped"],
+            "consolidations": self.doc["consolidations"],
+            "refused": self.doc["refused"],
+            "llm": self.doc["llm"],
         }
 
 
-def run_pass(start: Path, *, now: str | None, dry_run: bool, as_json: bool) -> int:
-    """`gitcurator run`: one deterministic pass; prints what it did (or would do)."""
+def run_pass(
+    start: Path, *, now: str | None, dry_run: bool, as_json: bool, consolidate: bool = False
+) -> int:
+    """`gitcurator run`: one pass; prints what it did (or would do).
+
+    Exit 1 when the umbrella pass was asked for and no cluster got a usable plan; the
+    lifecycle work and the report are on the branch all the same.
+    """
     moment = parse_time(now, "--now") if now else utc_now()
     with open_repo(start) as repo:
+        client = _client(repo, consolidate)
         guard = statefiles.read_only() if dry_run else _locked(repo)
-        with guard:
-            result = curate(repo, moment, dry_run=dry_run)
-    _print(result, dry_run=dry_run, as_json=as_json)
+        with guard, client or contextlib.nullcontext():
+            result = curate(repo, moment, dry_run=dry_run, client=client)
+    print_pass(result, dry_run=dry_run, as_json=as_json)
+    if result.llm_failed:
+        llm = result.doc["llm"]
+        print(
+            f"gitcurator: error: no cluster got a usable plan from {llm['model']} at "
+            f"{llm['endpoint']} ({plural(llm['requests'], 'request')}); "
+            + ("see the report on the branch" if result.branch else "see the reasons above"),
+            file=sys.stderr,
+        )
+        return EXIT_FAILURE
     return EXIT_OK
+
+
+def _client(repo: SkillsRepo, asked: bool) -> ChatClient | None:
+    """The model client if the umbrella pass is on (flag or config); refuses before any work
+    when the settings cannot reach a model."""
+    if not (asked or repo.config.curator.consolidate):
+        return None
+    from gitcurator.llm import ChatClient
+
+    settings = repo.config.llm
+    return ChatClient(
+        settings, os.environ, timeout=settings.timeout_seconds, retries=settings.retries
+    )
 
 
 @contextlib.contextmanager
@@ -72,8 +120,11 @@ def _locked(repo: SkillsRepo) -> Iterator[None]:
         yield
 
 
-def curate(repo: SkillsRepo, now: datetime, *, dry_run: bool) -> PassResult:
-    """Plan the pass at `now` and, unless `dry_run`, publish it as a curator branch."""
+def curate(
+    repo: SkillsRepo, now: datetime, *, dry_run: bool, client: ChatClient | None = None
+) -> PassResult:
+    """Plan the pass at `now` and, unless `dry_run`, publish it as a curator branch; with a
+    `client`, the umbrella pass runs on the same branch after the lifecycle commits."""
     store, policy = repo.store, repo.config.curator
     if not dry_run:
         telemetry.flush(store)
@@ -110,26 +161,47 @@ def curate(repo: SkillsRepo, now: datetime, *, dry_run: bool) -> PassResult:
     before = {
         r.name: ARCHIVED if r.state == ARCHIVED else recorded.get(r.name, "active") for r in rows
     }
-    archived_paths = _archive_targets(plan, entries, repo.config.skills_dir)
-    publish = bool(plan.transitions) and not dry_run
+    archived_paths = archive_targets(
+        [(t.name, t.path) for t in plan.archived], entries, repo.config.skills_dir
+    )
     doc = run_doc(
         run_id=run_id,
-        branch=BRANCH_PREFIX + run_id if plan.transitions else None,
+        branch=None,
         base_commit=tip.decode(),
         plan=plan,
         policy=policy,
         states_before=before,
         archived_paths=archived_paths,
     )
-    schemas.check(doc, "run-report", f"run.json of {run_id}")
-    if not publish:
-        return PassResult(run_id, branch, None, plan, doc)
     head = tip
-    if plan.archived:
+    if plan.archived and not dry_run:
         moved = branches.edit_tree(
             store, tree, [(t.path, archived_paths[t.name]) for t in plan.archived]
         )
         head = branches.write_commit(store, moved, [head], archive_message(run_id, plan.archived))
+    valid_plans = None
+    if client is not None:
+        started = time.monotonic()
+        outcome = consolidate(
+            store,
+            repo.config,
+            client,
+            run_id=run_id,
+            head=head,
+            rows=rows,
+            retired={t.name for t in plan.archived},
+            now=now,
+            dry_run=dry_run,
+        )
+        head, valid_plans = outcome.head, outcome.valid_plans
+        doc["consolidations"], doc["refused"] = outcome.consolidations, outcome.refused
+        doc["llm"] = outcome.llm_doc(client, time.monotonic() - started)
+        _count_folds(doc)
+    publish = bool(plan.transitions or doc["consolidations"] or doc["refused"])
+    doc["branch"] = BRANCH_PREFIX + run_id if publish else None
+    schemas.check(doc, "run-report", f"run.json of {run_id}")
+    if not publish or dry_run:
+        return PassResult(run_id, branch, None, plan, doc, valid_plans)
     report_md, run_json = run_paths(run_id)
     files = {
         report_md: report_markdown(doc).encode(),
@@ -140,7 +212,20 @@ def curate(repo: SkillsRepo, now: datetime, *, dry_run: bool) -> PassResult:
     if not branches.create_branch(store, BRANCH_PREFIX + run_id, head):
         raise CuratorError(f"branch {BRANCH_PREFIX + run_id} appeared meanwhile; run again")
     _record_states(repo, plan)
-    return PassResult(run_id, branch, BRANCH_PREFIX + run_id, plan, doc)
+    return PassResult(run_id, branch, BRANCH_PREFIX + run_id, plan, doc, valid_plans)
+
+
+def _count_folds(doc: dict[str, Any]) -> None:
+    """Folded skills leave the library: the after-counts say so."""
+    folded = [s for c in doc["consolidations"] for s in c["absorbed"] + c["demoted"]]
+    after = doc["counts"]["after"]
+    for name in folded:
+        state = next((t["to"] for t in doc["transitions"] if t["skill"] == name), None)
+        state = state or "active"
+        if after.get(state):
+            after[state] -= 1
+        after["absorbed"] = after.get("absorbed", 0) + 1
+    doc["counts"]["after"] = {k: v for k, v in sorted(after.items()) if v}
 
 
 def _run_id(store: Any, now: datetime) -> str:
@@ -151,30 +236,6 @@ def _run_id(store: Any, now: datetime) -> str:
         n += 1
         run_id = f"{base}-{n}"
     return run_id
-
-
-def _archive_targets(plan: PassPlan, entries: dict[str, Any], skills_dir: str) -> dict[str, str]:
-    """Where each archived folder goes: .archive/ + its path under skills_dir, suffixed -2,
-    -3, ... when that folder is already taken."""
-    prefix = f"{skills_dir}/" if skills_dir else ""
-    archive = f"{prefix}{ARCHIVE_DIR}/"
-    # Only folders under .archive/ can collide; listing every folder of 10k skills is waste.
-    folders = {f for p in entries if p.startswith(archive) for f in _parents(p.rsplit("/", 1)[0])}
-    targets: dict[str, str] = {}
-    for t in plan.archived:
-        rel = t.path[len(prefix) :]
-        target = f"{prefix}{ARCHIVE_DIR}/{rel}"
-        n = 1
-        while target in folders or target in targets.values():
-            n += 1
-            target = f"{prefix}{ARCHIVE_DIR}/{rel}-{n}"
-        targets[t.name] = target
-    return targets
-
-
-def _parents(folder: str) -> list[str]:
-    parts = folder.split("/")
-    return ["/".join(parts[: i + 1]) for i in range(len(parts))]
 
 
 def _record_states(repo: SkillsRepo, plan: PassPlan) -> None:
@@ -191,32 +252,3 @@ def _record_states(repo: SkillsRepo, plan: PassPlan) -> None:
         return set(changes)
 
     telemetry.update(repo.store, change, "gitcurator: record lifecycle states of a pass")
-
-
-def _print(result: PassResult, *, dry_run: bool, as_json: bool) -> None:
-    if as_json:
-        emit_json({**result.to_json(), "dry_run": dry_run})
-        return
-    plan = result.plan
-    if not plan.transitions:
-        print(
-            f"nothing to do at {format_time(plan.now)}: no skill is due to change "
-            f"({plural(len(plan.skipped), 'skill')} left alone)"
-        )
-        return
-    verb = "would" if dry_run else "will"
-    print(f"{'dry run: ' if dry_run else ''}pass {result.run_id} at {format_time(plan.now)}")
-    for t in plan.transitions:
-        print(f"  {t.before} -> {t.after}: {t.name} ({t.reason})")
-    print(
-        f"  {plural(len(plan.skipped), 'skill')} left alone (pinned, protected, not curated, "
-        "too young); see the report"
-    )
-    if dry_run:
-        print("nothing was written")
-        return
-    print(
-        f"branch {result.branch} holds the pass; review it with "
-        f"`git log --stat main..{result.branch}`, then `gitcurator merge {result.run_id}` "
-        f"({verb} change the default branch only then)"
-    )

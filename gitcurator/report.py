@@ -101,8 +101,61 @@ def report_markdown(doc: Mapping[str, Any]) -> str:
             by_reason.setdefault(s["reason"].split(":")[0], []).append(s["skill"])
         for reason, names in sorted(by_reason.items()):
             lines.append(f"- {reason}: {', '.join(sorted(names))}")
+    lines += _llm_sections(doc)
     lines += ["", "Undo after merging: `gitcurator rollback " + doc["run_id"] + "`", ""]
     return "\n".join(lines)
+
+
+def _llm_sections(doc: Mapping[str, Any]) -> list[str]:
+    """The umbrella pass: what was folded, what was refused, what the model cost."""
+    llm = doc.get("llm")
+    lines: list[str] = []
+    if doc.get("consolidations"):
+        lines += ["", f"## Folded into umbrellas ({len(doc['consolidations'])})", ""]
+        for c in doc["consolidations"]:
+            folded = ", ".join(c["absorbed"] + [f"{d} (demoted)" for d in c.get("demoted", [])])
+            kept = ", ".join(f"{s} {r:.0%}" for s, r in c.get("retention", {}).items())
+            lines.append(f"- **{c['umbrella']}** ← {folded}: {c['reason']}")
+            if kept:
+                lines.append(f"  - content kept: {kept}")
+    if doc.get("refused"):
+        lines += ["", f"## Refused ({len(doc['refused'])})", ""]
+        lines += [f"- {r['what']}: {r['reason']}" for r in doc["refused"]]
+    if llm:
+        lines += ["", "## Model", ""]
+        lines.append(
+            f"- {llm.get('model')} at {llm.get('endpoint')}: {plural(llm['requests'], 'request')}, "
+            f"{llm['prompt_tokens']} prompt and {llm['completion_tokens']} completion tokens, "
+            f"{llm['wall_seconds']:.1f} s"
+        )
+        waiting = [c for c in llm.get("clusters", []) if c["status"] == "not_reviewed"]
+        if waiting:
+            lines.append(
+                f"- not reviewed ({len(waiting)}, {llm.get('stopped') or 'llm.max_requests'}): "
+                + "; ".join(", ".join(c["members"]) for c in waiting)
+            )
+    return lines
+
+
+def umbrella_message(run_id: str, umbrella: Any, cluster_key: str) -> str:
+    """One umbrella's commit: `curator: fold 3 skills into pdf-tools`, the why, trailers."""
+    folded = umbrella.folded
+    subject = f"curator: fold {plural(len(folded), 'skill')} into {umbrella.name}"
+    body = [
+        f"{'Merged into the existing' if umbrella.existing else 'A new'} umbrella "
+        f"{umbrella.folder} for the sibling cluster `{cluster_key}`.",
+        "",
+        f"Why: {umbrella.reason}",
+        "",
+    ]
+    body += [
+        f"- {s} ({'demoted to a reference' if s in umbrella.demoted else 'absorbed'}; "
+        f"{umbrella.retention.get(s, 1.0):.0%} of its content kept)"
+        for s in folded
+    ]
+    trailers = [f"Curator-Run: {run_id}", f"Curator-Umbrella: {umbrella.name}"]
+    trailers += [f"Curator-Absorbed-Into: {s} -> {umbrella.name}" for s in folded]
+    return "\n".join([subject, "", *body, "", *trailers]) + "\n"
 
 
 def archive_message(run_id: str, archived: Sequence[Transition]) -> str:
@@ -118,8 +171,10 @@ def report_message(run_id: str, doc: Mapping[str, Any]) -> str:
     report_md, _ = run_paths(run_id)
     kinds = Counter(t["to"] for t in doc["transitions"])
     summary = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) or "no changes"
+    folds = len(doc.get("consolidations") or [])
+    umbrellas = f"; {plural(folds, 'umbrella')} applied" if doc.get("llm") else ""
     return (
         f"curator: report for run {run_id}\n\n"
-        f"Transitions: {summary}; {len(doc['skipped'])} skills left alone.\n\n"
+        f"Transitions: {summary}; {len(doc['skipped'])} skills left alone{umbrellas}.\n\n"
         f"Curator-Run: {run_id}\nCurator-Report: {report_md}\n"
     )

@@ -125,8 +125,3 @@ def test_version_and_module_entry_point() -> None:
     proc = run_process("--version")
     assert proc.returncode == 0
     assert re.match(r"gitcurator, version \d+\.\d+\.\d+", proc.stdout)
-
-
-def test_run_consolidate_is_planned_too(repo: Path) -> None:
-    result = run_cli("run", "--consolidate", "-C", str(repo))
-    assert result.code == 2 and "not implemented yet" in result.err

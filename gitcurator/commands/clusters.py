@@ -2,116 +2,29 @@
 
 from __future__ import annotations
 
-import posixpath
 import sys
-from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from datetime import datetime
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from gitcurator.cluster import (
-    ARCHIVED,
-    NOT_CURATED,
-    PINNED,
-    PROTECTED,
-    TOO_YOUNG,
-    Candidate,
-    Cluster,
-    clusters,
-    left_out_because,
-)
+from gitcurator.candidates import UNREADABLE, Candidates, select_candidates
+from gitcurator.cluster import NOT_CURATED, PINNED, PROTECTED, TOO_YOUNG, Cluster, clusters
 from gitcurator.commands.inventory import collect
-from gitcurator.config import CuratorPolicy
 from gitcurator.errors import EXIT_OK
-from gitcurator.inventory import SkillRow
 from gitcurator.render import emit_json, plural
 from gitcurator.repository import SkillsRepo, open_repo
-from gitcurator.skill import SKILL_FILE, SKILL_FILE_LOWER, SkillParseError, parse_skill_md
-from gitcurator.store import ObjectID
-
-UNREADABLE = "unreadable"
-
-
-@dataclass(frozen=True, slots=True)
-class Candidates:
-    """The skills the umbrella pass may merge, and how many others were left out and why."""
-
-    candidates: list[Candidate]
-    left_out: dict[str, int]
-    warnings: list[str]
-    now: datetime
 
 
 def load_candidates(repo: SkillsRepo, now: str | None) -> Candidates:
     """Every eligible skill with its SKILL.md (as committed at HEAD), support files and usage."""
     inv = collect(repo, now)
-    policy = repo.config.curator
-    eligible, left_out = _eligible(inv.rows, policy, inv.now)
-    files = repo.store.head_paths()
-    by_folder = _files_by_folder(files, {r.path for r in eligible})
-    candidates: list[Candidate] = []
-    warnings = list(inv.problems)
-    for row in eligible:
-        candidate = _candidate(repo, row, by_folder.get(row.path, {}))
-        if isinstance(candidate, str):
-            warnings.append(candidate)
-            left_out[UNREADABLE] += 1
-        else:
-            candidates.append(candidate)
-    return Candidates(candidates, dict(sorted(left_out.items())), warnings, inv.now)
-
-
-def _eligible(
-    rows: Sequence[SkillRow], policy: CuratorPolicy, now: datetime
-) -> tuple[list[SkillRow], Counter[str]]:
-    eligible: list[SkillRow] = []
-    left_out: Counter[str] = Counter()
-    for row in rows:
-        reason = left_out_because(row, policy, now)
-        if reason is None:
-            eligible.append(row)
-        elif reason != ARCHIVED:  # archived skills are no longer in the library at all
-            left_out[reason] += 1
-    return eligible, left_out
-
-
-def _files_by_folder(
-    files: Mapping[str, ObjectID], folders: set[str]
-) -> dict[str, dict[str, ObjectID]]:
-    """folder -> {path inside the folder: blob} for each of `folders`, in one pass over HEAD."""
-    found: dict[str, dict[str, ObjectID]] = {}
-    for path, sha in files.items():
-        # Walk up from the file: the first folder that is a candidate owns it (skills do not
-        # nest, so there is at most one).
-        parent = posixpath.dirname(path)
-        while parent:
-            if parent in folders:
-                found.setdefault(parent, {})[path[len(parent) + 1 :]] = sha
-                break
-            parent = posixpath.dirname(parent)
-    return found
-
-
-def _candidate(repo: SkillsRepo, row: SkillRow, files: Mapping[str, ObjectID]) -> Candidate | str:
-    """The row as a Candidate, or a warning naming the SKILL.md that cannot be read."""
-    skill_md = SKILL_FILE if SKILL_FILE in files else SKILL_FILE_LOWER
-    try:
-        doc = parse_skill_md(repo.store.read_blob(files[skill_md]))
-    except (KeyError, SkillParseError) as exc:
-        why = exc.message if isinstance(exc, SkillParseError) else "is missing at HEAD"
-        return (
-            f"{row.path}/{skill_md} {why}; left out of the clusters "
-            f"(see `gitcurator validate {row.path}`)"
-        )
-    return Candidate(
-        name=row.name,
-        path=row.path,
-        description=doc.description or "",
-        body=doc.body,
-        support_files=tuple(sorted(p for p in files if p != skill_md)),
-        use_count=row.use_count,
+    return select_candidates(
+        inv.rows,
+        repo.store.head_paths(),
+        repo.store.read_blob,
+        repo.config.curator,
+        inv.now,
+        inv.problems,
     )
 
 

@@ -53,8 +53,10 @@ def edit_tree(
     tree: ObjectID,
     moves: Sequence[tuple[str, str]] = (),
     files: Mapping[str, bytes] = {},
+    copies: Mapping[str, tuple[ObjectID, int]] = {},
 ) -> ObjectID:
-    """`tree` with folders moved (from, to) whole and files written, as a new tree id."""
+    """`tree` with folders moved (from, to) whole, files written (mode 100644) and stored
+    blobs placed at new paths with their modes, as a new tree id."""
     changes: list[tuple[bytes, int | None, ObjectID | None]] = []
     parsed: dict[ObjectID, Tree] = {}
     for source, target in moves:
@@ -67,6 +69,8 @@ def edit_tree(
         blob = Blob.from_string(data)
         store.repo.object_store.add_object(blob)
         changes.append((path.encode(), _FILE_MODE, blob.id))
+    for path, (sha, mode) in copies.items():
+        changes.append((path.encode(), mode, sha))
     return commit_tree_changes(store.repo.object_store, tree, changes)
 
 

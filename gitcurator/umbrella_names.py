@@ -1,0 +1,47 @@
+"""Is a proposed umbrella name class-level, or a session artifact? (pure)
+
+An umbrella is what a maintainer would name once for a class of tasks. Agents name skills
+after the session that made them (`fix-issue-4211`, `debug-ci-2026-03-02`, `tmp-pdf-test`);
+such a name as an umbrella would attract every later skill of that session's kind and mean
+nothing to the next reader.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gitcurator.fields import name_messages
+
+# Leading words that mark a one-off: the session's verb, not the class of task.
+ONE_OFF_PREFIXES = frozenset(
+    """
+    fix hotfix debug tmp temp wip test tests scratch draft attempt try todo quick old new copy
+    session my
+    """.split()  # noqa: SIM905
+)
+# Trailing words that mark a version or a copy of something else.
+ONE_OFF_SUFFIXES = frozenset("copy old new final tmp temp wip draft bak backup v2 v3".split())  # noqa: SIM905
+# Words that only ever point at a ticket.
+TICKET_WORDS = frozenset("issue issues pr prs ticket bug bugs jira gh".split())  # noqa: SIM905
+
+_DIGITS = re.compile(r"\d")
+_DATE = re.compile(r"(?:19|20)\d{2}(?:-?\d{2}){0,2}")
+_VERSIONED = re.compile(r"v\d+")
+
+
+def umbrella_name_problem(name: str) -> str | None:
+    """Why `name` cannot be an umbrella's name (None: it can)."""
+    messages = name_messages(name, name)
+    if messages:
+        return messages[0]
+    words = name.split("-")
+    for word in words:
+        if _DATE.fullmatch(word) or (len(_DIGITS.findall(word)) >= 3):
+            return f"'{name}' holds a date or a number ({word}): name the class of task instead"
+        if word in TICKET_WORDS:
+            return f"'{name}' names a ticket ({word}): name the class of task instead"
+    if words[0] in ONE_OFF_PREFIXES:
+        return f"'{name}' starts with '{words[0]}-', the mark of a one-off session skill"
+    if len(words) > 1 and (words[-1] in ONE_OFF_SUFFIXES or _VERSIONED.fullmatch(words[-1])):
+        return f"'{name}' ends with '-{words[-1]}', the mark of a copy or a version"
+    return None
