@@ -26,7 +26,8 @@ def name_map(
     """name -> identity for folder names, differing frontmatter names and absorbed names.
 
     `frontmatter_names` maps a skill folder to its `name:`; `absorbed` maps an absorbed name to
-    its umbrella (chains are followed; a cycle resolves to the last name before it repeats).
+    its umbrella (chains are followed to a live skill; a cycle resolves to the last name
+    before it repeats).
     """
     names: dict[str, str] = {}
     # A folder whose name cannot key a record (e.g. `My_Skill`) takes no usage until renamed.
@@ -37,9 +38,14 @@ def name_map(
         alias = frontmatter_names.get(loc.folder)
         if alias and alias not in names:
             names[alias] = identity(loc)
+    # A live skill answers for its own name, whatever a record says it was absorbed into:
+    # a rolled-back or restored fold brings the name back.
+    live = {identity(loc) for loc in locations if not loc.archived}
     for old in absorbed:
+        if old in live:
+            continue
         target, seen = old, {old}
-        while target in absorbed and absorbed[target] not in seen:
+        while target in absorbed and target not in live and absorbed[target] not in seen:
             target = absorbed[target]
             seen.add(target)
         names[old] = target

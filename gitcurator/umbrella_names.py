@@ -22,7 +22,7 @@ ONE_OFF_PREFIXES = frozenset(
 # Trailing words that mark a version or a copy of something else.
 ONE_OFF_SUFFIXES = frozenset("copy old new final tmp temp wip draft bak backup v2 v3".split())  # noqa: SIM905
 # Words that only ever point at a ticket.
-TICKET_WORDS = frozenset("issue issues pr prs ticket bug bugs jira gh".split())  # noqa: SIM905
+TICKET_WORDS = frozenset("issue issues pr prs ticket jira gh".split())  # noqa: SIM905
 
 _DIGITS = re.compile(r"\d")
 _DATE = re.compile(r"(?:19|20)\d{2}(?:-?\d{2}){0,2}")

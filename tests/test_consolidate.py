@@ -233,8 +233,24 @@ def test_after_merge_old_names_resolve_and_count_for_the_umbrella(
     before = _uses(library, "pdf-extraction")
     _cli(library, "record", "use", "pdf-extract-images")
     assert _uses(library, "pdf-extraction") == before + 1
+    listed = run_cli("list", "--json", "-C", str(library))
+    rows = {r["name"]: r for r in json.loads(listed.out)}
+    for name in PDF_SKILLS:
+        assert rows[name]["state"] == "archived"
+        assert rows[name]["absorbed_into"] == "pdf-extraction"
+        assert rows[name]["archived_at"] is not None
+    assert rows["pdf-extraction"]["state"] == "active"
     logged = run_cli("log", "-C", str(library))
     assert "pdf-extract-images -> pdf-extraction" in logged.out
+    # Rolled back, the fold is undone: the old name answers for itself again.
+    _cli(library, "rollback", doc["run_id"])
+    again = run_cli("resolve", "pdf-extract-images", "--json", "-C", str(library))
+    assert json.loads(again.out)["resolves_to"] == "pdf-extract-images"
+    images = _uses(library, "pdf-extract-images")
+    _cli(library, "record", "use", "pdf-extract-images")
+    assert _uses(library, "pdf-extract-images") == images + 1
+    assert not (library / "documents/pdf-extraction").exists()
+    assert (library / "documents/pdf-extract-tables/scripts/extract.py").exists()
 
 
 def _uses(repo: Path, name: str) -> int:

@@ -1,0 +1,294 @@
+"""The pure parts of the umbrella pass: names, retention, the prompt, one umbrella's checks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gitcurator.cluster import Candidate, Cluster
+from gitcurator.consolidation_prompt import (
+    SYSTEM_PROMPT,
+    cluster_message,
+    excerpt,
+    rehomed_path,
+)
+from gitcurator.retention import retention, units
+from gitcurator.skill import parse_skill_md
+from gitcurator.umbrella_names import umbrella_name_problem
+from gitcurator.umbrella_plan import Context, Member, Refused, check_umbrella
+
+# -- names -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "pdf-tools",
+        "bug-triage",
+        "kubernetes-debugging",
+        "s3-uploads",
+        "ec2-networking",
+        "utf8-text",
+    ],
+)
+def test_class_level_names_pass(name: str) -> None:
+    assert umbrella_name_problem(name) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("fix-login-flow", "one-off"),
+        ("debug-ci-flake", "one-off"),
+        ("tmp-pdf", "one-off"),
+        ("pdf-tools-v2", "a copy or a version"),
+        ("pdf-tools-copy", "a copy or a version"),
+        ("ci-issue-4211", "names a ticket"),
+        ("deploy-pr-77", "names a ticket"),
+        ("release-2026-03-01", "a date or a number"),
+        ("oncall-20260301", "a date or a number"),
+        ("sync-4211", "a date or a number"),
+        ("PDF-Tools", "lowercase"),
+        ("pdf--tools", "consecutive hyphens"),
+        ("x" * 65, "64 character"),
+    ],
+)
+def test_session_artifacts_and_bad_names_are_refused(name: str, why: str) -> None:
+    problem = umbrella_name_problem(name)
+    assert problem is not None and why in problem, problem
+
+
+# -- retention -------------------------------------------------------------------------------
+
+SOURCE = """Open the PDF with pdfplumber and walk every page. Call extract_tables on each page,
+write each table as CSV under out/, and report the count. Scanned PDFs hold no text layer:
+run ocrmypdf with force-ocr first, then extract again. Camelot lattice mode reads ruled
+tables better than pdfplumber for invoices."""
+
+
+def test_a_verbatim_copy_keeps_everything_and_a_summary_little() -> None:
+    assert retention(SOURCE, [SOURCE]) == 1.0
+    assert retention(SOURCE, ["Intro.", SOURCE, "Outro."]) == 1.0
+    assert retention(SOURCE, ["Extracts tables from PDF files."]) < 0.2
+
+
+def test_retention_grows_with_what_is_kept() -> None:
+    sentences = SOURCE.split(". ")
+    kept = [retention(SOURCE, [". ".join(sentences[:n])]) for n in range(len(sentences) + 1)]
+    assert kept == sorted(kept)
+    assert kept[0] == 0.0 and kept[-1] == 1.0
+
+
+def test_rewording_around_the_instructions_is_tolerated() -> None:
+    reworded = SOURCE.replace("Open the", "First, open the").replace("and report", "; report")
+    assert retention(SOURCE, [reworded]) > 0.9
+
+
+def test_the_family_vocabulary_alone_is_not_retention() -> None:
+    vocabulary = " ".join(sorted({w for w in SOURCE.lower().split() if w.isalpha()}))
+    assert retention(SOURCE, [vocabulary]) < 0.5
+
+
+def test_pairs_do_not_span_two_kept_texts() -> None:
+    assert "walk page" in units(SOURCE)
+    assert retention("alpha beta", ["alpha", "beta"]) == 1.0  # short: judged by words
+    long = " ".join(f"w{i}x" for i in range(20))
+    halves = long.split(" ")
+    split = [" ".join(halves[:10]), " ".join(halves[10:])]
+    assert retention(long, split) < 1.0  # the pair across the cut is in neither
+
+
+def test_an_empty_skill_has_nothing_to_lose() -> None:
+    assert retention("", ["anything"]) == 1.0
+
+
+# -- the prompt ------------------------------------------------------------------------------
+
+
+def _candidate(name: str, body: str = "", files: tuple[str, ...] = ()) -> Candidate:
+    return Candidate(name, f"documents/{name}", f"Use for {name}.", body or SOURCE, files, 3)
+
+
+def test_each_member_is_sent_once_with_where_its_files_go() -> None:
+    members = {
+        "pdf-a": _candidate("pdf-a", files=("scripts/run.py", "notes.txt")),
+        "pdf-b": _candidate("pdf-b"),
+    }
+    text = cluster_message(Cluster(("pdf-a", "pdf-b"), "pdf"), members)
+    assert text.count("## pdf-a") == 1 and text.count("## pdf-b") == 1
+    assert text.count("Open the PDF with pdfplumber") == 2
+    assert "- scripts/run.py -> scripts/pdf-a/run.py" in text
+    assert "- notes.txt -> references/pdf-a/notes.txt" in text
+    assert "used: 3 times" in text
+    assert "class-level" in SYSTEM_PROMPT and "references/" in SYSTEM_PROMPT
+
+
+def test_long_bodies_are_sent_as_marked_excerpts_within_the_budget() -> None:
+    long = "start " + "x" * 20_000 + " end"
+    members = {n: _candidate(n, body=long) for n in ("pdf-a", "pdf-b")}
+    text = cluster_message(Cluster(("pdf-a", "pdf-b"), "pdf"), members, budget=8_000)
+    assert len(text) < 2 * 4_000 + 1_000
+    assert text.count("body (excerpt: demote rather than absorb):") == 2
+    assert "start" in text and "end" in text and "characters omitted" in text
+    short, cut = excerpt("short", 100)
+    assert (short, cut) == ("short", False)
+
+
+def test_rehomed_paths_keep_the_kind_of_folder() -> None:
+    assert rehomed_path("pdf-a", "scripts/x/y.sh") == "scripts/pdf-a/x/y.sh"
+    assert rehomed_path("pdf-a", "templates/t.md") == "templates/pdf-a/t.md"
+    assert rehomed_path("pdf-a", "README") == "references/pdf-a/README"
+    assert rehomed_path("pdf-a", "lib/code.py") == "references/pdf-a/lib/code.py"
+
+
+# -- one umbrella ----------------------------------------------------------------------------
+
+BLOBS: dict[bytes, bytes] = {}
+
+
+def _blob(data: bytes) -> bytes:
+    key = b"%040d" % len(BLOBS)
+    BLOBS[key] = data
+    return key
+
+
+def _member(name: str, extra: dict[str, tuple[bytes, int]] | None = None) -> Member[bytes]:
+    text = f"---\nname: {name}\ndescription: Use for {name}.\n---\n\n{SOURCE}\nTopic {name}.\n"
+    doc = parse_skill_md(text.encode())
+    files = {"SKILL.md": (_blob(text.encode()), 0o100644), **(extra or {})}
+    candidate = Candidate(name, f"documents/{name}", f"Use for {name}.", doc.body, tuple(files))
+    return Member(candidate, doc.frontmatter, files)
+
+
+def _setup(**extra: Any) -> tuple[Cluster, dict[str, Member[bytes]], Context[bytes]]:
+    script = (_blob(b"#!/bin/sh\necho hi\n"), 0o100755)
+    members = {
+        "pdf-a": _member("pdf-a", {"scripts/run.sh": script}),
+        "pdf-b": _member("pdf-b"),
+        "pdf-c": _member("pdf-c"),
+    }
+    paths = frozenset(f"{m.folder}/{p}" for m in members.values() for p in m.files)
+    ctx: Context[bytes] = Context(
+        live={**{n: m.folder for n, m in members.items()}, "pdf-mine": "documents/pdf-mine"},
+        ineligible={"pdf-mine": "origin user: only agent-made skills are curated"},
+        paths=paths | {"documents/pdf-mine/SKILL.md"},
+        load=BLOBS.__getitem__,
+        min_retention=0.5,
+        **extra,
+    )
+    return Cluster(tuple(members), "pdf"), members, ctx
+
+
+def _proposal(**overrides: Any) -> dict[str, Any]:
+    proposal = {
+        "name": "pdf-tools",
+        "description": "Work with PDF files: tables, pages, OCR.",
+        "body": f"# PDF tools\n\n{SOURCE}\n\nRun [run.sh](scripts/run.sh).\n",
+        "absorb": ["pdf-a", "pdf-b", "pdf-c"],
+        "demote": [],
+        "reason": "one class of task",
+    }
+    proposal.update(overrides)
+    return proposal
+
+
+def test_a_good_umbrella_becomes_writes_copies_and_retired_folders() -> None:
+    cluster, members, ctx = _setup()
+    umbrella = check_umbrella(_proposal(), cluster, members, ctx)
+    assert umbrella.folder == "documents/pdf-tools"
+    assert umbrella.retired == ("documents/pdf-a", "documents/pdf-b", "documents/pdf-c")
+    # The support file is copied whole, mode and blob kept; the old link is re-pointed.
+    assert umbrella.copies == {
+        "documents/pdf-tools/scripts/pdf-a/run.sh": members["pdf-a"].files["scripts/run.sh"]
+    }
+    skill_md = umbrella.writes["documents/pdf-tools/SKILL.md"].decode()
+    assert "](scripts/pdf-a/run.sh)" in skill_md
+    assert parse_skill_md(skill_md.encode()).frontmatter == {
+        "name": "pdf-tools",
+        "description": "Work with PDF files: tables, pages, OCR.",
+    }
+    assert set(umbrella.retention) == {"pdf-a", "pdf-b", "pdf-c"}
+    assert all(r > 0.9 for r in umbrella.retention.values())
+
+
+REFUSALS = {
+    "user skill": ({"absorb": ["pdf-a", "pdf-mine"]}, "pdf-mine may not be folded: origin user"),
+    "user umbrella": ({"name": "pdf-mine"}, "existing skill that may not be rewritten"),
+    "unknown": ({"absorb": ["pdf-a", "ghost"]}, "no skill 'ghost'"),
+    "twice": (
+        {"absorb": ["pdf-a", "pdf-b"], "demote": [{"skill": "pdf-b", "to": "references/b.md"}]},
+        "names a skill twice: pdf-b",
+    ),
+    "nothing": ({"absorb": ["pdf-tools"]}, "folds no skill"),
+    "dotdot": (
+        {"absorb": ["pdf-a"], "demote": [{"skill": "pdf-b", "to": "references/../../x.md"}]},
+        "leaves the umbrella folder",
+    ),
+    "absolute": (
+        {"absorb": ["pdf-a"], "demote": [{"skill": "pdf-b", "to": "/etc/passwd"}]},
+        "leaves the umbrella folder",
+    ),
+    "scripts": (
+        {"absorb": ["pdf-a"], "demote": [{"skill": "pdf-b", "to": "scripts/b.sh"}]},
+        "never scripts/",
+    ),
+    "overwrite": (
+        {"absorb": ["pdf-a"], "demote": [{"skill": "pdf-b", "to": "references/../SKILL.md"}]},
+        "leaves the umbrella folder",
+    ),
+    "lossy": ({"body": "PDF things."}, "loses content: it keeps"),
+    "secret": (
+        {"body": f"{SOURCE}\nkey: AKIAIOSFODNN7EXAMPLF\n"},
+        "would not validate",
+    ),
+    "bad name": ({"name": "fix-pdf"}, "one-off"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REFUSALS))
+def test_umbrellas_breaking_a_rule_are_refused_with_the_reason(case: str) -> None:
+    overrides, reason = REFUSALS[case]
+    cluster, members, ctx = _setup()
+    with pytest.raises(Refused) as caught:
+        check_umbrella(_proposal(**overrides), cluster, members, ctx)
+    assert reason in str(caught.value), str(caught.value)
+
+
+def test_skills_claimed_by_an_earlier_umbrella_cannot_be_folded_again() -> None:
+    cluster, members, ctx = _setup(claimed={"pdf-b"})
+    with pytest.raises(Refused, match="already folded"):
+        check_umbrella(_proposal(), cluster, members, ctx)
+
+
+def test_a_symlink_in_a_folded_skill_is_refused_not_moved() -> None:
+    cluster, members, ctx = _setup()
+    link = (_blob(b"../../../etc/passwd"), 0o120000)
+    members["pdf-b"] = _member("pdf-b", {"passwd": link})
+    with pytest.raises(Refused, match="documents/pdf-b/passwd is a symlink"):
+        check_umbrella(_proposal(), cluster, members, ctx)
+
+
+def test_merging_into_a_sibling_keeps_its_other_frontmatter_and_judges_its_own_text() -> None:
+    cluster, members, ctx = _setup()
+    host = members["pdf-a"]
+    front = {**host.frontmatter, "license": "MIT"}
+    members["pdf-a"] = Member(host.candidate, front, host.files)
+    umbrella = check_umbrella(
+        _proposal(name="pdf-a", absorb=["pdf-b", "pdf-c"], body=f"{SOURCE}\n"),
+        cluster,
+        members,
+        ctx,
+    )
+    assert umbrella.existing and umbrella.folder == "documents/pdf-a"
+    assert umbrella.retired == ("documents/pdf-b", "documents/pdf-c")
+    written = parse_skill_md(umbrella.writes["documents/pdf-a/SKILL.md"]).frontmatter
+    assert written["license"] == "MIT" and written["name"] == "pdf-a"
+    assert "pdf-a" in umbrella.retention
+    with pytest.raises(Refused, match=r"loses content: it keeps \d+% of pdf-a"):
+        check_umbrella(
+            _proposal(name="pdf-a", absorb=["pdf-b"], body="Only new words here entirely."),
+            cluster,
+            members,
+            ctx,
+        )
