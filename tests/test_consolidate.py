@@ -533,3 +533,26 @@ def test_the_pass_refuses_a_symlinked_support_file(library: Path, server: FakeOp
     assert code == 0, err
     assert doc["consolidations"] == []
     assert "is a symlink" in doc["refused"][0]["reason"]
+
+
+def test_three_transport_failures_in_a_row_stop_asking(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "many"
+    families = ("alpha", "bravo", "charlie", "delta")
+    names = [f"{f}-widget-{i}" for f in families for i in (1, 2)]
+    for name in names:
+        write_skill(root, name)
+    for var in ("GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE"):
+        monkeypatch.setenv(var, EPOCH)
+    assert run_cli("init", str(root), "-q").code == 0
+    _cli(root, "track", *names, "--origin", "agent")
+    for var in ("GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE"):
+        monkeypatch.delenv(var)
+    _configure(root, closed_port_url(), retries=1)
+    code, doc, err = _pass(root)
+    assert code == 1, err
+    statuses = [c["status"] for c in doc["llm"]["clusters"]]
+    assert statuses == ["failed", "failed", "failed", "not_reviewed"]
+    assert doc["llm"]["stopped"] == "3 requests in a row failed"
+    assert doc["llm"]["requests"] == 3
