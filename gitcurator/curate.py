@@ -52,9 +52,11 @@ class PassResult:
 
     @property
     def llm_failed(self) -> bool:
-        """The umbrella pass was asked for, had clusters, and none got a usable plan."""
+        """The umbrella pass asked about clusters and none got a usable plan (max_requests: 0
+        asks nothing, which is no failure)."""
         llm = self.doc.get("llm")
-        return bool(llm and llm["clusters"]) and not self.valid_plans
+        asked = llm and any(c["status"] != "not_reviewed" for c in llm["clusters"])
+        return bool(asked) and not self.valid_plans
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -556,3 +556,13 @@ def test_three_transport_failures_in_a_row_stop_asking(
     assert statuses == ["failed", "failed", "failed", "not_reviewed"]
     assert doc["llm"]["stopped"] == "3 requests in a row failed"
     assert doc["llm"]["requests"] == 3
+
+
+def test_max_requests_zero_asks_nothing_and_is_no_failure(
+    library: Path, server: FakeOpenAI
+) -> None:
+    _configure(library, server, max_requests=0)
+    code, doc, err = _pass(library)
+    assert code == 0, err
+    assert server.requests == []
+    assert {c["status"] for c in doc["llm"]["clusters"]} == {"not_reviewed"}
