@@ -132,14 +132,20 @@ class ChatClient:
         if self.mode == JSON_SCHEMA:
             response_format: ResponseFormat = {
                 "type": "json_schema",
-                "json_schema": {"name": schema_name, "schema": dict(schema), "strict": True},
+                "json_schema": {
+                    "name": schema_name,
+                    "schema": _bare(schema, _META_KEYS),
+                    "strict": True,
+                },
             }
             body = self._send(_messages(system, user), response_format)
             if body is None:  # refused: no structured outputs here, so say the schema in words
                 self.mode = JSON_OBJECT
         mode = self.mode
         if body is None:
-            spelled = f"{system}\n\n{SCHEMA_PROMPT}\n{json.dumps(schema, separators=(',', ':'))}"
+            # Paid for on every request: the schema's prose adds tokens, not constraints.
+            terse = json.dumps(_bare(schema, _PROSE_KEYS), separators=(",", ":"))
+            spelled = f"{system}\n\n{SCHEMA_PROMPT}\n{terse}"
             body = self._send(_messages(spelled, user), {"type": "json_object"})
         if body is None:  # pragma: no cover - _send returns None only in json_schema mode
             raise LlmError(self._failed("refused the json_object response format"))
@@ -235,6 +241,31 @@ class ChatClient:
         usage = doc.get("usage")
         usage = usage if isinstance(usage, dict) else {}
         return content, _count(usage.get("prompt_tokens")), _count(usage.get("completion_tokens"))
+
+
+# Keys that identify a schema document but constrain nothing; strict endpoints may reject them.
+_META_KEYS = frozenset({"$schema", "$id", "title"})
+_PROSE_KEYS = _META_KEYS | {"description"}
+
+
+def _bare(node: Any, drop: frozenset[str]) -> Any:
+    """`node` (a schema) without the keys in `drop`, at every level; a property that happens
+    to be named like one of them (under `properties`) is kept."""
+    if isinstance(node, Mapping):
+        return {
+            k: (_bare_properties(v, drop) if k == "properties" else _bare(v, drop))
+            for k, v in node.items()
+            if k not in drop
+        }
+    if isinstance(node, list):
+        return [_bare(v, drop) for v in node]
+    return node
+
+
+def _bare_properties(props: Any, drop: frozenset[str]) -> Any:
+    if not isinstance(props, Mapping):
+        return props
+    return {name: _bare(sub, drop) for name, sub in props.items()}
 
 
 def _messages(system: str, user: str) -> list[ChatCompletionMessageParam]:

@@ -50,12 +50,23 @@ def retention(source: str, kept_in: Iterable[str]) -> float:
 
     An empty source has nothing to lose: 1.0.
     """
+    return retained(source, kept_units(kept_in))
+
+
+def kept_units(texts: Iterable[str]) -> set[str]:
+    """Every content word and content-word pair of `texts` (pairs never span two texts):
+    computed once for an umbrella, compared with each skill it folds."""
+    words = [w for text in texts for w in _bounded(content_words(text))]
+    have = set(words)
+    have.update(f"{a} {b}" for a, b in itertools.pairwise(words))
+    return have
+
+
+def retained(source: str, have: set[str]) -> float:
+    """The share of `source`'s distinctive content in `have` (see kept_units)."""
     wanted = units(source)
     if not wanted:
         return 1.0
-    words = [w for text in kept_in for w in _bounded(content_words(text))]
-    have = set(words)
-    have.update(f"{a} {b}" for a, b in itertools.pairwise(words))
     return round(len(wanted & have) / len(wanted), 3)
 
 

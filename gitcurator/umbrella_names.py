@@ -21,7 +21,8 @@ ONE_OFF_PREFIXES = frozenset(
 )
 # Trailing words that mark a version or a copy of something else.
 ONE_OFF_SUFFIXES = frozenset("copy old new final tmp temp wip draft bak backup v2 v3".split())  # noqa: SIM905
-# Words that only ever point at a ticket.
+# Words that point at a ticket when a number follows (`issue-4211`, `pr-88`); alone they
+# are subjects (`jira-automation`, `pr-review`).
 TICKET_WORDS = frozenset("issue issues pr prs ticket jira gh".split())  # noqa: SIM905
 
 _DIGITS = re.compile(r"\d")
@@ -35,11 +36,12 @@ def umbrella_name_problem(name: str) -> str | None:
     if messages:
         return messages[0]
     words = name.split("-")
-    for word in words:
+    for i, word in enumerate(words):
+        if word in TICKET_WORDS and i + 1 < len(words) and words[i + 1].isdigit():
+            ticket = f"{word}-{words[i + 1]}"
+            return f"'{name}' names a ticket ({ticket}): name the class of task instead"
         if _DATE.fullmatch(word) or (len(_DIGITS.findall(word)) >= 3):
             return f"'{name}' holds a date or a number ({word}): name the class of task instead"
-        if word in TICKET_WORDS:
-            return f"'{name}' names a ticket ({word}): name the class of task instead"
     if words[0] in ONE_OFF_PREFIXES:
         return f"'{name}' starts with '{words[0]}-', the mark of a one-off session skill"
     if len(words) > 1 and (words[-1] in ONE_OFF_SUFFIXES or _VERSIONED.fullmatch(words[-1])):

@@ -20,7 +20,7 @@ from typing import Any, Generic, TypeVar
 from gitcurator.cluster import Candidate, Cluster
 from gitcurator.consolidation_prompt import rehomed_path
 from gitcurator.files import FileEntry, SkillFiles
-from gitcurator.retention import retention
+from gitcurator.retention import kept_units, retained
 from gitcurator.skill import SKILL_FILE, render_skill_md
 from gitcurator.umbrella_names import umbrella_name_problem
 from gitcurator.validate import validate_skill
@@ -342,8 +342,9 @@ def retention_of(
 ) -> dict[str, float]:
     """Share of each folded skill's content (and the host's own) kept in the umbrella."""
     kept_in = [description, body] + [d.decode("utf-8", "replace") for d in demoted_texts.values()]
-    found = {s: retention(members[s].text, kept_in) for s in absorb}
-    found.update({s: retention(members[s].text, kept_in) for s, _ in demote})
+    have = kept_units(kept_in)
+    found = {s: retained(members[s].text, have) for s in absorb}
+    found.update({s: retained(members[s].text, have) for s, _ in demote})
     if host is not None:
-        found[host.name] = retention(host.text, kept_in)
+        found[host.name] = retained(host.text, have)
     return dict(sorted(found.items()))

@@ -285,3 +285,35 @@ def test_importing_llm_does_not_import_openai() -> None:
     probe = "import sys, gitcurator.llm; print('openai' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_the_schema_is_sent_without_meta_keys_and_spelled_out_without_prose(
+    fake_openai: FakeOpenAI,
+) -> None:
+    from gitcurator import schemas
+
+    real = schemas.load("consolidation-plan")
+    fake_openai.script(Response.refuse_json_schema(), PLAN, PLAN)
+    client = client_for(fake_openai)
+    client.ask("sys", "user", real, "consolidation_plan")
+    sent = fake_openai.requests[0]["response_format"]["json_schema"]["schema"]
+    assert "$schema" not in sent and "$id" not in sent and "title" not in sent
+    umbrella = sent["properties"]["umbrellas"]["items"]
+    assert "description" in umbrella["properties"]["body"]  # guidance kept where it is free
+    spelled = fake_openai.requests[1]["messages"][0]["content"].split(SCHEMA_PROMPT, 1)[1]
+    assert (
+        "description"
+        not in json.loads(spelled)["properties"]["umbrellas"]["items"]["properties"]["body"]
+    )
+    terse = json.loads(spelled)
+    assert terse["required"] == real["required"]
+    demote = terse["properties"]["umbrellas"]["items"]["properties"]["demote"]["items"]
+    assert (
+        demote["properties"]["to"]["pattern"]
+        == real["properties"]["umbrellas"]["items"]["properties"]["demote"]["items"]["properties"][
+            "to"
+        ]["pattern"]
+    )
+    # A property that is named `description` is a constraint, not prose: it stays.
+    assert "description" in terse["properties"]["umbrellas"]["items"]["properties"]
+    assert len(spelled) < len(json.dumps(real, separators=(",", ":"))) * 0.7
