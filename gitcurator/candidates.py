@@ -18,6 +18,7 @@ from gitcurator.skill import SKILL_FILE, SKILL_FILE_LOWER, SkillParseError, pars
 UNREADABLE = "unreadable"
 
 BlobId = TypeVar("BlobId", bound=bytes)
+Value = TypeVar("Value")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,9 +71,9 @@ def _eligible(
     return eligible, left_out
 
 
-def files_by_folder(files: Mapping[str, BlobId], folders: set[str]) -> dict[str, dict[str, BlobId]]:
-    """folder -> {path inside the folder: blob} for each of `folders`, in one pass."""
-    found: dict[str, dict[str, BlobId]] = {}
+def files_by_folder(files: Mapping[str, Value], folders: set[str]) -> dict[str, dict[str, Value]]:
+    """folder -> {path inside the folder: value} for each of `folders`, in one pass."""
+    found: dict[str, dict[str, Value]] = {}
     for path, sha in files.items():
         # Walk up from the file: the first folder that is a candidate owns it (skills do not
         # nest, so there is at most one).

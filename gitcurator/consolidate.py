@@ -18,7 +18,7 @@ from typing import Any
 
 from gitcurator import schemas
 from gitcurator.archive_paths import archive_targets
-from gitcurator.candidates import select_candidates
+from gitcurator.candidates import files_by_folder, select_candidates
 from gitcurator.cluster import ARCHIVED, Cluster, clusters, left_out_because
 from gitcurator.config import Config
 from gitcurator.consolidation_prompt import SCHEMA_NAME, SYSTEM_PROMPT, cluster_message
@@ -90,6 +90,8 @@ def consolidate(
         print(f"gitcurator: warning: {warning}", file=sys.stderr)
     found = clusters(loaded.candidates)
     by_name = {c.name: c for c in loaded.candidates}
+    clustered = {by_name[n].path for c in found for n in c.members}
+    owned = files_by_folder(entries, clustered)
     ctx: Context[ObjectID] = Context(
         live={r.name: r.path for r in rows if r.state != ARCHIVED},
         ineligible=_ineligible(rows, config, now),
@@ -126,7 +128,7 @@ def consolidate(
             _failed(outcome, doc, cluster, f"the model's reply is not a usable plan: {plan}")
             continue
         doc["plan"] = plan
-        members = _members(store, cluster, by_name, entries)
+        members = _members(store, cluster, by_name, owned)
         applied = _apply_plan(
             store, plan, cluster, members, ctx, outcome, run_id, config, doc, dry_run
         )
@@ -241,13 +243,12 @@ def _members(
     store: Store,
     cluster: Cluster,
     by_name: Mapping[str, Any],
-    entries: Mapping[str, tuple[ObjectID, int]],
+    owned: Mapping[str, Mapping[str, tuple[ObjectID, int]]],
 ) -> dict[str, Member[ObjectID]]:
     members: dict[str, Member[ObjectID]] = {}
     for name in cluster.members:
         candidate = by_name[name]
-        prefix = candidate.path + "/"
-        files = {p[len(prefix) :]: v for p, v in entries.items() if p.startswith(prefix)}
+        files = owned.get(candidate.path, {})
         skill_md = files.get("SKILL.md") or files.get("skill.md")
         try:
             front = (
