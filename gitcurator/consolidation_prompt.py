@@ -19,29 +19,23 @@ MIN_BODY_CHARS = 3_000
 SCHEMA_NAME = "consolidation_plan"
 
 SYSTEM_PROMPT = """\
-You curate a library of agent skills (SKILL.md files). You are shown one cluster of sibling \
-skills that an agent wrote one at a time, often for one narrow session each. Reply with a \
-consolidation plan as one JSON object.
+You curate a library of agent skills (SKILL.md). Below is one cluster of sibling skills an \
+agent wrote one narrow session at a time. Reply with a consolidation plan as one JSON object.
 
 The umbrella method:
-- An umbrella is a class-level skill a maintainer would write once: named for the class of \
-task (`pdf-tools`, `kubernetes-debugging`), never for one session (no issue or PR numbers, \
-dates, `fix-`, `debug-`, `tmp-` one-offs).
-- If one sibling is already broad, merge the others into it (use its name). Otherwise create a \
-new umbrella.
-- Its body has one section per sub-task, keeping each absorbed skill's concrete instructions, \
-commands, flags, paths and pitfalls. Do not summarise them away: content that is lost is refused.
-- A narrow but valuable skill, or one shown only as an excerpt, is demoted instead: its whole \
-file moves to the umbrella's references/ (or templates/), and the umbrella body links to it.
-- "Different trigger words" is no reason to keep skills apart: put the trigger words in the \
-umbrella's description.
-- Keep a skill (list it in `keep`) only if it is truly about something else.
+- An umbrella is a class-level skill a maintainer would write once, named for the class of \
+task (`pdf-tools`), never for a session (no issue numbers, dates, `fix-`/`debug-`/`tmp-`).
+- Merge into a sibling that is already broad (use its name); else create a new umbrella.
+- Its body has a section per sub-task and keeps each folded skill's concrete commands, flags, \
+paths and pitfalls: content lost is refused.
+- Demote a narrow but valuable skill, or one shown as an excerpt: its file moves whole to \
+`references/<skill>.md` and the body links to it.
+- Different trigger words are no reason to keep skills apart: put them in the description.
+- `keep` only skills truly about something else.
 
-Rules: name only skills of this cluster; each skill at most once; names are lowercase words \
-joined by hyphens; demote targets are paths like `references/<skill>.md`. Support files of \
-absorbed and demoted skills move under the umbrella to the paths shown; link them by those \
-paths. The umbrella `body` is Markdown without frontmatter; the description says when to use \
-it (at most 1024 characters). An empty `umbrellas` list is a valid answer.\
+Name only skills of this cluster, each at most once. Support files move to the paths shown; \
+link them there. `body` is Markdown without frontmatter; `description` (<= 1024 chars) says \
+when to use it. An empty `umbrellas` list is a valid answer.\
 """
 
 
