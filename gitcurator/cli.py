@@ -295,16 +295,23 @@ def adopt(start: Path, name: str) -> None:
     "--origin", type=ORIGINS, help="Origin of new skills (default: $GITCURATOR_ORIGIN or user)."
 )
 @click.option(
-    "--allow-similar", is_flag=True, help="Commit a new skill even if one like it exists."
+    "--allow-similar",
+    is_flag=True,
+    help="Commit a new skill even if an existing one is very like it (warns instead).",
 )
 @repo_option
 def commit(start: Path, message: str, origin: str | None, allow_similar: bool) -> None:
-    """Commit skill changes, recording the origin of new skills."""
+    """Commit skill changes, recording the origin of new skills.
+
+    Validates the changed skills first. A new skill whose wording is very like an existing
+    skill's (or whose description is the same) is refused with exit 1 and the existing skill
+    named: update that skill instead, so the library does not fill with near-copies. Commit
+    with --allow-similar when the new skill is meant to stand beside it. Edits, removals and
+    archived skills are never compared.
+    """
     from gitcurator.commands.commit import commit as run
 
-    if allow_similar:
-        pass  # the near-duplicate guard arrives with the consolidation feature
-    _exit(run(start, message, origin))
+    _exit(run(start, message, origin, allow_similar=allow_similar))
 
 
 @cli.command()

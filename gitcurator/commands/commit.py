@@ -4,22 +4,34 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
 from gitcurator import telemetry
 from gitcurator.checks import check_tree
+from gitcurator.cluster import Candidate
 from gitcurator.errors import EXIT_OK, CuratorError, UsageError, ValidationFailed
+from gitcurator.files import FileTree
 from gitcurator.naming import identity, refresh_names_cache
 from gitcurator.records import ORIGINS, Stamped, UsageRecord
 from gitcurator.render import findings_text, plural
-from gitcurator.repository import open_repo
-from gitcurator.skill import find_skills
+from gitcurator.repository import SkillsRepo, open_repo
+from gitcurator.similar import Match, Profile, find_similar, profile, refusal
+from gitcurator.skill import SkillLocation, SkillParseError, find_skills, parse_skill_md
+from gitcurator.statefiles import read_json, write_json
+from gitcurator.store import ObjectID, WorktreeChanges
 from gitcurator.timeutil import format_time, utc_now
 
+# `name:SKILL.md blob` -> [description key, packed words] of the skills at HEAD: what the
+# near-duplicate guard compares a new skill with, kept so a commit does not re-read and
+# re-tokenise every SKILL.md (seconds at 10,000 skills). Content-addressed: never stale.
+WORDS_CACHE = "similar-words.json"
 
-def commit(start: Path, message: str, origin: str | None) -> int:
-    """Validate the changed skills, commit them as one commit, record new skills' origin."""
+
+def commit(start: Path, message: str, origin: str | None, *, allow_similar: bool = False) -> int:
+    """Validate the changed skills, refuse a new skill very like an existing one (unless
+    `allow_similar`), commit them as one commit, record new skills' origin."""
     origin = origin or os.environ.get("GITCURATOR_ORIGIN") or "user"
     if origin not in ORIGINS:
         raise UsageError(
@@ -52,9 +64,21 @@ def commit(start: Path, message: str, origin: str | None) -> int:
             raise ValidationFailed(
                 f"{plural(result.errors, 'error')} in the changed skills; nothing was committed"
             )
-        added = [identity(s) for s in touched if s.skill_md not in head]
+        new_skills = [s for s in touched if s.skill_md not in head]
+        added = [identity(s) for s in new_skills]
         now_folders = {s.folder for s in live_now}
         removed = [identity(s) for s in live_head if s.folder not in now_folders]
+        similar: list[Match] = []
+        if new_skills:
+            # Only what stays in the library: a skill moved to a new folder is not its own copy.
+            kept = [s for s in live_head if s.folder in now_folders]
+            similar = _near_duplicates(repo, tree, changes, new_skills, kept, head)
+            if similar and not allow_similar:
+                raise CuratorError(
+                    "\n".join(refusal(similar))
+                    + "; update the existing skill instead, or commit with --allow-similar "
+                    "(nothing was committed)"
+                )
         edited = [identity(s) for s in touched if identity(s) not in added]
         trailers = [f"Skill-Added: {n}" for n in added] + [f"Skill-Edited: {n}" for n in edited]
         trailers += [f"Skill-Removed: {n}" for n in removed]
@@ -73,6 +97,8 @@ def commit(start: Path, message: str, origin: str | None) -> int:
         refresh_names_cache(repo)
     for warning in flushed.warnings:
         print(f"gitcurator: warning: {warning}", file=sys.stderr)
+    for line in refusal(similar):
+        print(f"gitcurator: warning: {line}; committed anyway (--allow-similar)", file=sys.stderr)
     parts = [
         f"{plural(len(added), 'new skill')} ({origin})" if added else "",
         f"{len(edited)} edited" if edited else "",
@@ -80,3 +106,76 @@ def commit(start: Path, message: str, origin: str | None) -> int:
     ]
     print(f"committed {sha.decode()[:12]}: " + ", ".join(p for p in parts if p))
     return EXIT_OK
+
+
+def _near_duplicates(
+    repo: SkillsRepo,
+    tree: FileTree,
+    changes: WorktreeChanges,
+    new_skills: list[SkillLocation],
+    library: list[SkillLocation],
+    head: Mapping[str, tuple[ObjectID, int]],
+) -> list[Match]:
+    """The skills of `library` (live at HEAD) that each new skill is very like.
+
+    New skills are compared with HEAD's skills, not with each other: a new skill's duplicate
+    must be a skill the agent could have updated instead, and skills written in one commit
+    are reviewed in one diff.
+    """
+    staged = {f.path: f.sha for f in changes.changed}
+    new: list[Candidate] = []
+    fresh: dict[str, list[str]] = {}
+    for loc in new_skills:
+        data = tree.load(loc.skill_md).data
+        if data is None:  # too large to load: validation has refused it already
+            continue
+        doc = parse_skill_md(data)  # validated above
+        candidate = Candidate(identity(loc), loc.folder, doc.description or "", doc.body)
+        new.append(candidate)
+        if loc.skill_md in staged:
+            # Cached now, so the next commit finds this skill's words without reading it.
+            p = profile(candidate)
+            fresh[_key(loc, staged[loc.skill_md])] = [p.description_key, p.packed]
+    return find_similar(new, _profiles(repo, library, head, fresh))
+
+
+def _key(loc: SkillLocation, blob: ObjectID) -> str:
+    # The name is part of the compared text, so it is part of the key (a rename misses once).
+    return f"{identity(loc)}:{blob.decode()}"
+
+
+def _profiles(
+    repo: SkillsRepo,
+    library: list[SkillLocation],
+    head: Mapping[str, tuple[ObjectID, int]],
+    fresh: dict[str, list[str]],
+) -> list[Profile]:
+    """The library's profiles, from the cache where it has them; the cache is rewritten (with
+    `fresh`, the new skills') only when it lacked some or held others."""
+    path = telemetry.state_of(repo.store) / WORDS_CACHE
+    cached = read_json(path)
+    cache: dict[str, list[str]] = cached if isinstance(cached, dict) else {}
+    kept: dict[str, list[str]] = {}
+    profiles = []
+    for loc in library:
+        blob = head[loc.skill_md][0]
+        key = _key(loc, blob)
+        entry = cache.get(key)
+        if not (isinstance(entry, list) and len(entry) == 2):
+            p = _read_profile(repo, loc, blob)
+            entry = [p.description_key, p.packed]
+        kept[key] = entry
+        profiles.append(Profile(identity(loc), entry[0], entry[1]))
+    kept.update(fresh)
+    if kept.keys() != cache.keys():
+        write_json(path, kept)
+    return profiles
+
+
+def _read_profile(repo: SkillsRepo, loc: SkillLocation, blob: ObjectID) -> Profile:
+    """One committed skill's profile (an unreadable SKILL.md is compared by its name alone)."""
+    try:
+        doc = parse_skill_md(repo.store.read_blob(blob))
+    except SkillParseError:
+        return profile(Candidate(identity(loc), loc.folder, "", ""))
+    return profile(Candidate(identity(loc), loc.folder, doc.description or "", doc.body))
