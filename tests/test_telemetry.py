@@ -253,10 +253,15 @@ def test_a_skill_written_but_not_yet_committed_can_be_recorded(repo: Path) -> No
 
 def test_an_absorbed_name_counts_for_its_umbrella(repo: Path) -> None:
     recording.record("use", ["pdf-extract"], repo=repo)  # warms the names cache
+    # As after a merged fold: the skill is archived and its record names its umbrella.
+    assert run_cli("archive", "pdf-extract", "-C", str(repo)).code == 0
     _set_record(repo, "pdf-extract", absorbed_into="docker-build")
     assert recording.record("use", ["pdf-extract"], repo=repo) == ["docker-build"]
     assert run_process("record", "view", "pdf-extract", cwd=repo).returncode == 0
     assert _counts(repo) == {"pdf-extract": (1, 0), "docker-build": (1, 1)}
+    # Restored (a fold rolled back), the live skill answers for its own name again.
+    assert run_cli("restore", "pdf-extract", "-C", str(repo)).code == 0
+    assert recording.record("use", ["pdf-extract"], repo=repo) == ["pdf-extract"]
 
 
 # -- real git reads and keeps the notes ----------------------------------------------------
