@@ -503,10 +503,20 @@ def purge(
 
 @cli.command()
 @click.argument("remote", required=False, default="origin")
+@json_option
 @repo_option
-def sync(start: Path, remote: str) -> None:
-    """Exchange telemetry and curator branches with a git remote."""
-    _later("sync")
+def sync(start: Path, remote: str, as_json: bool) -> None:
+    """Exchange telemetry and curator branches with a git remote.
+
+    REMOTE is a configured remote's name (default: origin), a URL (file://, git://, http(s)://,
+    ssh://) or the path of a repository. Fetches the remote's telemetry notes, merges them
+    with the local ones (per-host counters: nothing is lost, repeats change nothing), pushes
+    the result without forcing, and exchanges the curator/* branches that one side lacks.
+    A remote that moved meanwhile is fetched and merged again, a few times at most.
+    """
+    from gitcurator.commands.sync import sync as run
+
+    _exit(run(start, remote, as_json=as_json))
 
 
 @cli.group("import")

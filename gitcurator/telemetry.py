@@ -151,11 +151,7 @@ def _update_locked(
     subject: str,
 ) -> FlushResult:
     journal.rotate(state_dir)
-    folded = _already_folded(store, notes_commit(store))
-    segments = journal.segment_files(state_dir)
-    for segment in [s for s in segments if s.stem in folded]:
-        segment.unlink()  # folded by a flush that died before it could delete the file
-    segments = [s for s in segments if s.stem not in folded]
+    segments = drop_folded_segments(store, state_dir)
     loaded = load_notes(store)
     records = loaded.records
     absorbed_before = {n: r.absorbed_into for n, r in records.items() if r.absorbed_into}
@@ -209,6 +205,25 @@ def _update_locked(
     for segment in segments:
         segment.unlink()
     return FlushResult(events, len(touched), commit, warnings)
+
+
+def drop_folded_segments(store: Store, state_dir: Path) -> list[Path]:
+    """Delete the segments a flush folded but died before deleting; the rest, oldest first.
+
+    Call it holding the notes lock, before the notes ref moves to a history (a sync's) in
+    which the dead flush's `Folded-Segment:` trailer is no longer on the first-parent line.
+    """
+    folded = _already_folded(store, notes_commit(store))
+    segments = journal.segment_files(state_dir)
+    for segment in [s for s in segments if s.stem in folded]:
+        segment.unlink()  # folded by a flush that died before it could delete the file
+    return [s for s in segments if s.stem not in folded]
+
+
+def encode_record(record: UsageRecord) -> bytes:
+    """A record as its note's JSON (schema-checked): one encoding, so equal records written
+    on two machines are byte-equal notes."""
+    return _encode(record)
 
 
 def _encode(record: UsageRecord) -> bytes:

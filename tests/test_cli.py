@@ -41,8 +41,8 @@ SPEC_COMMANDS = [
     "sync",
     "import hermes",
 ]
-# Built by later issues (LLM consolidation, sync): they must say so with exit 2.
-PLANNED = {"sync"}
+# Built by later issues: they must say so with exit 2 (none left among the commands).
+PLANNED: set[str] = set()
 README = Path(__file__).parents[1] / "README.md"
 
 

@@ -85,8 +85,22 @@ def _walk(store: Store, tree_id: ObjectID, prefix: bytes, state: NotesState) -> 
             _walk(store, entry.sha, path + b"/", state)
         elif len(hexpath) == 40 and _is_hex(hexpath):
             state.notes[hexpath.decode()] = entry.sha
+        elif entry.mode == 0o040000:
+            # Other folders (`unreadable/`) are kept file by file: write_notes adds new files
+            # to them, and a folder kept whole would be replaced by the one holding those.
+            _walk_others(store, entry.sha, path + b"/", state)
         else:
             state.others[path] = (entry.mode, entry.sha)
+
+
+def _walk_others(store: Store, tree_id: ObjectID, prefix: bytes, state: NotesState) -> None:
+    tree = store.repo[tree_id]
+    assert isinstance(tree, Tree)
+    for entry in tree.iteritems():
+        if entry.mode == 0o040000:
+            _walk_others(store, entry.sha, prefix + entry.path + b"/", state)
+        else:
+            state.others[prefix + entry.path] = (entry.mode, entry.sha)
 
 
 def _is_hex(text: bytes) -> bool:
@@ -106,12 +120,14 @@ def write_notes(
     message: str,
     ref: bytes = NOTES_REF,
     keep: dict[bytes, bytes] | None = None,
+    parents: list[ObjectID] | None = None,
 ) -> ObjectID:
     """Replace the notes of the skills in `records` (name -> JSON) in one notes commit.
 
     The ref moves by compare-and-swap from `state.commit`: a concurrent writer makes this
     raise StoreError instead of being overwritten. `keep` adds non-note entries (path -> id of
-    an existing blob), for records that must be preserved beside their replacement.
+    an existing blob), for records that must be preserved beside their replacement. `parents`
+    (default: `state.commit`) lets `sync` write a merge of the local and a remote history.
     """
     batch = _Batch()
     notes = dict(state.notes)
@@ -132,7 +148,9 @@ def write_notes(
     entries += [(path, sha, mode) for path, (mode, sha) in state.others.items()]
     entries += [(path, ObjectID(sha), _FILE_MODE) for path, sha in (keep or {}).items()]
     tree_id = commit_tree(batch, entries)  # type: ignore[arg-type]
-    commit = store.make_commit(tree_id, [state.commit] if state.commit else [], message)
+    if parents is None:
+        parents = [state.commit] if state.commit else []
+    commit = store.make_commit(tree_id, parents, message)
     batch.add_object(commit)
     store.repo.object_store.add_objects([(o, None) for o in batch.objects.values()])
     refs = store.repo.refs

@@ -1,0 +1,403 @@
+"""A git remote through dulwich: resolve it, fetch refs by name, push by compare-and-swap.
+
+Any transport dulwich speaks works: a path or `file://` URL, `git://`, smart HTTP(S) and ssh.
+Fetch and push are the client's own `fetch_pack` / `send_pack`, not porcelain: porcelain's
+fetch takes no refspec (we want a few refs into a side namespace, not `refs/remotes/`), and
+its push decides what to send itself, where `sync` must push a ref only if the remote still
+holds the value that was merged (a push never forces). Every transport failure becomes one
+RemoteError that names the remote, raised before anything local changed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import socket
+from collections.abc import Callable, Collection, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from tempfile import SpooledTemporaryFile
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+from dulwich import client as dulwich_client
+from dulwich.errors import GitProtocolError, HangupException, NotGitRepository, SendPackError
+from dulwich.file import FileLocked
+from dulwich.graph import can_fast_forward
+from dulwich.object_store import MissingObjectFinder
+from dulwich.objects import ZERO_SHA, ObjectID
+from dulwich.pack import generate_unpacked_objects
+from dulwich.refs import Ref
+
+from gitcurator.errors import CuratorError
+from gitcurator.store.repo import Store
+
+SIDE_PREFIX = b"refs/notes/gitcurator-remotes/"
+# Connect and read timeout: an unreachable host must fail in seconds, not hang an agent.
+TIMEOUT = float(os.environ.get("GITCURATOR_REMOTE_TIMEOUT", "30"))
+_PACK_SPOOL = 8 * 1024 * 1024
+
+
+class RemoteError(CuratorError):
+    """The remote could not be reached, read or written (network, auth, not a repository)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Remote:
+    """A remote as the user named it and the URL or path it resolved to."""
+
+    name: str
+    url: str
+
+    @property
+    def side_ref(self) -> bytes:
+        """Where the remote's notes are fetched to, beside (never over) the local notes."""
+        if re.fullmatch(r"[A-Za-z0-9._-]{1,64}", self.name) and not self.name.startswith("."):
+            return SIDE_PREFIX + self.name.encode()
+        # A URL given directly: one stable ref per URL.
+        return SIDE_PREFIX + b"url-" + hashlib.sha1(self.url.encode()).hexdigest()[:12].encode()
+
+    @property
+    def location(self) -> str:
+        """The URL or path, with any password in it masked."""
+        return _without_password(self.url)
+
+    @property
+    def shown(self) -> str:
+        """The remote for messages: its name and, when it differs, where it points."""
+        return (
+            self.location
+            if self.name in (self.url, self.location)
+            else (f"{self.name} ({self.location})")
+        )
+
+
+def configured_remotes(store: Store) -> dict[str, str]:
+    """Remote name -> URL from .git/config."""
+    config = store.repo.get_config()
+    found = {}
+    for section in config.sections():
+        if len(section) == 2 and section[0] == b"remote":
+            with contextlib.suppress(KeyError):
+                found[section[1].decode("utf-8", "replace")] = config.get(section, b"url").decode(
+                    "utf-8", "replace"
+                )
+    return found
+
+
+def resolve_remote(store: Store, spec: str) -> Remote:
+    """A configured remote's name, a URL or a path to a repository; else CuratorError listing
+    the configured remotes."""
+    remotes = configured_remotes(store)
+    if spec in remotes:
+        return Remote(spec, remotes[spec])
+    if "://" in spec or os.path.exists(spec) or re.match(r"^[^/\s]+@[^/\s]+:", spec):
+        url = spec if "://" in spec or "@" in spec else os.path.abspath(spec)
+        return Remote(spec, url)
+    known = ", ".join(sorted(remotes)) if remotes else "none is configured"
+    raise CuratorError(
+        f"no remote named {spec!r} (remotes: {known}); give a remote's name, a URL or the path "
+        "of a repository, or add one with `git remote add NAME URL`"
+    )
+
+
+@dataclass(slots=True)
+class Fetched:
+    """The remote's refs (all it advertised) and what the fetch brought."""
+
+    refs: dict[bytes, ObjectID]
+    pack_bytes: int = 0
+
+
+@dataclass(slots=True)
+class Pushed:
+    """Which refs the remote took, which it refused (ref -> reason), and what was sent."""
+
+    updated: set[bytes] = field(default_factory=set)
+    refused: dict[bytes, str] = field(default_factory=dict)
+    objects: int = 0
+
+
+class Connection:
+    """One remote opened through the dulwich client its URL calls for."""
+
+    def __init__(self, store: Store, remote: Remote, progress: Callable[[bytes], None] | None):
+        self.store = store
+        self.remote = remote
+        self.progress = progress
+        self._client: Any = None
+        self._path = ""
+
+    def _open(self) -> tuple[Any, str]:
+        if self._client is None:
+            username, password = _credentials(self.remote.url)
+            with self._failures("open"):
+                self._client, self._path = dulwich_client.get_transport_and_path(
+                    self.remote.url,
+                    config=self.store.repo.get_config_stack(),
+                    quiet=self.progress is None,
+                    ssh_command=os.environ.get("GIT_SSH_COMMAND") or os.environ.get("GIT_SSH"),
+                    username=username,
+                    password=password,
+                )
+        return self._client, self._path
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+
+    def fetch(self, wanted: Callable[[bytes], bool]) -> Fetched:
+        """Fetch the objects of the remote refs `wanted` selects (no local ref moves)."""
+        client, path = self._open()
+        objects = self.store.repo.object_store
+        counted = 0
+
+        def determine_wants(refs: Mapping[bytes, ObjectID | None], depth: Any = None) -> list[Any]:
+            return sorted(
+                {
+                    sha
+                    for ref, sha in refs.items()
+                    if sha and sha != ZERO_SHA and wanted(ref) and sha not in objects
+                }
+            )
+
+        # The pack is spooled and added in one go, as dulwich's own fetch does; we keep the
+        # byte count (what came over the wire, before the thin pack is completed).
+        with (
+            SpooledTemporaryFile(
+                max_size=_PACK_SPOOL, prefix="incoming-", dir=getattr(objects, "path", None)
+            ) as spool,
+            self._failures("fetch from"),
+            _timeout(),
+        ):
+
+            def pack_data(data: bytes) -> int:
+                nonlocal counted
+                counted += len(data)
+                spool.write(data)
+                return len(data)
+
+            result = client.fetch_pack(
+                path,
+                determine_wants,
+                # Our notes (and the side refs) must be haves too, or every fetch would bring
+                # the whole notes history again: dulwich's default offers refs/heads only.
+                self.store.repo.get_graph_walker(_haves(self.store)),
+                pack_data,
+                progress=self.progress,
+            )
+            if spool.tell():
+                spool.seek(0)
+                objects.add_thin_pack(spool.read, None, progress=self.progress)
+        refs = {r: s for r, s in result.refs.items() if s is not None and s != ZERO_SHA}
+        return Fetched(refs, counted)
+
+    def push(self, updates: Mapping[bytes, tuple[ObjectID | None, ObjectID]]) -> Pushed:
+        """Set remote refs to new values only where they still hold the old ones (None: the
+        ref must not exist). A ref that moved meanwhile is refused, never overwritten."""
+        client, path = self._open()
+        pushed = Pushed()
+        repo = self.store.repo
+
+        def update_refs(refs: dict[Ref, ObjectID]) -> dict[Ref, ObjectID]:
+            new: dict[Ref, ObjectID] = {}
+            for ref, (old, sha) in updates.items():
+                current = refs.get(Ref(ref))
+                if current == ZERO_SHA:
+                    current = None
+                if current != old:
+                    pushed.refused[ref] = "the remote moved since it was fetched"
+                else:
+                    new[Ref(ref)] = sha
+            return new
+
+        def generate(
+            have: Collection[ObjectID], want: Collection[ObjectID], **kwargs: Any
+        ) -> tuple[int, Iterator[Any]]:
+            objects = repo.object_store
+            finder = MissingObjectFinder(
+                objects, haves=set(have), wants=set(want), shallow=repo.get_shallow()
+            )
+            ids = list(finder)
+            pushed.objects = len(ids)
+            # Whole objects, not deltas found by scanning every pack: dulwich's delta reuse
+            # reads all 150,000 pack entries of a 10,000-skill repository (6 s) to send 3,000.
+            records = generate_unpacked_objects(
+                objects,
+                ids,
+                reuse_deltas=False,
+                ofs_delta=bool(kwargs.get("ofs_delta", False)),
+                other_haves=finder.get_remote_has(),
+            )
+            return len(ids), records
+
+        with self._failures("push to"), _timeout():
+            try:
+                result = client.send_pack(
+                    path.encode(), update_refs, generate, progress=self.progress
+                )
+            except FileLocked:
+                # A local remote whose ref another process is writing right now: the same as
+                # a refused push (the caller fetches again), never an overwrite.
+                for ref in updates:
+                    pushed.refused.setdefault(ref, "another process was writing the remote")
+                return pushed
+        statuses = result.ref_status or {}
+        for ref in updates:
+            if ref in pushed.refused:
+                continue
+            error = statuses.get(ref)
+            if error is not None:
+                pushed.refused[ref] = str(error)
+            else:
+                pushed.updated.add(ref)
+        return pushed
+
+    def remote_refs(self) -> dict[bytes, ObjectID]:
+        """The remote's refs as it advertises them now."""
+        client, path = self._open()
+        with self._failures("list the refs of"), _timeout():
+            result = client.get_refs(path.encode() if isinstance(path, str) else path)
+        return {r: s for r, s in result.refs.items() if s is not None and s != ZERO_SHA}
+
+    @contextlib.contextmanager
+    def _failures(self, doing: str) -> Iterator[None]:
+        """Every way a transport fails, as one RemoteError naming the remote."""
+        where = self.remote.shown
+        try:
+            yield
+        except dulwich_client.HTTPUnauthorized:
+            raise RemoteError(
+                f"cannot {doing} remote {where}: it refused the credentials (HTTP 401); put them "
+                "in the URL or in ~/.git-credentials and run `gitcurator sync` again"
+            ) from None
+        except dulwich_client.HTTPProxyUnauthorized:
+            raise RemoteError(
+                f"cannot {doing} remote {where}: the proxy refused the credentials (HTTP 407)"
+            ) from None
+        except NotGitRepository:
+            raise RemoteError(
+                f"cannot {doing} remote {where}: it is not a git repository (check the URL or path)"
+            ) from None
+        except (HangupException, GitProtocolError, SendPackError) as exc:
+            detail = str(exc).strip() or type(exc).__name__
+            raise RemoteError(f"cannot {doing} remote {where}: {detail}") from None
+        except (OSError, ValueError) as exc:
+            detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise RemoteError(
+                f"cannot {doing} remote {where}: {detail or type(exc).__name__}"
+            ) from None
+
+
+@contextlib.contextmanager
+def _timeout() -> Iterator[None]:
+    # dulwich's TCP and ssh clients open sockets without a timeout; a default one bounds them.
+    old = socket.getdefaulttimeout()
+    socket.setdefaulttimeout(TIMEOUT)
+    try:
+        yield
+    finally:
+        socket.setdefaulttimeout(old)
+
+
+def _haves(store: Store) -> list[ObjectID]:
+    objects = store.repo.object_store
+    found = {
+        sha
+        for base in (b"refs/heads", b"refs/notes")
+        for sha in store.repo.refs.as_dict(Ref(base)).values()
+    }
+    return sorted(sha for sha in found if sha in objects)
+
+
+def _credentials(url: str) -> tuple[str | None, str | None]:
+    """HTTP credentials from git's `store` helper files when the URL has none (dulwich itself
+    takes them from the URL only). Matched on scheme, host and port, as git matches them."""
+    parsed = urlparse(url)
+    if parsed.scheme not in ("http", "https") or parsed.username or not parsed.hostname:
+        return None, None
+    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config")
+    for path in (os.path.expanduser("~/.git-credentials"), os.path.join(xdg, "git", "credentials")):
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            for line in Path(path).read_text(encoding="utf-8").splitlines():
+                stored = urlparse(line.strip())
+                if (
+                    (stored.scheme, stored.hostname, stored.port)
+                    == (parsed.scheme, parsed.hostname, parsed.port)
+                    and stored.username
+                    and stored.password is not None
+                ):
+                    return unquote(stored.username), unquote(stored.password)
+    return None, None
+
+
+def _without_password(url: str) -> str:
+    return re.sub(r"(://[^/:@]+):[^/@]*@", r"\1:***@", url)
+
+
+# -- local refs the sync moves ---------------------------------------------------------------
+
+
+def ref_value(store: Store, ref: bytes) -> ObjectID | None:
+    """A local ref's value (None if absent)."""
+    try:
+        return store.repo.refs[Ref(ref)]
+    except KeyError:
+        return None
+
+
+def move_ref(store: Store, ref: bytes, old: ObjectID | None, new: ObjectID) -> bool:
+    """Compare-and-swap a local ref (old None: create only); False if someone moved it."""
+    refs = store.repo.refs
+    try:
+        if old is None:
+            return bool(refs.add_if_new(Ref(ref), new))
+        return bool(refs.set_if_equals(Ref(ref), old, new))
+    except FileLocked:
+        return False  # plain git holds the ref's lock: as good as moved
+
+
+def set_ref(store: Store, ref: bytes, new: ObjectID) -> None:
+    """Set a local ref unconditionally (the side refs mirror the remote; they hold no work)."""
+    try:
+        store.repo.refs[Ref(ref)] = new
+    except FileLocked:
+        raise CuratorError(
+            f"{ref.decode()} is locked by another git process; run `gitcurator sync` again"
+        ) from None
+
+
+def local_refs(store: Store, prefix: bytes) -> dict[bytes, ObjectID]:
+    """Local refs under `prefix` (full names) and their values."""
+    return {
+        prefix + name: sha
+        for name, sha in store.repo.refs.as_dict(Ref(prefix.rstrip(b"/"))).items()
+    }
+
+
+def is_ancestor(store: Store, ancestor: ObjectID, descendant: ObjectID) -> bool:
+    """Whether `descendant`'s history contains `ancestor` (a fast-forward is possible).
+
+    dulwich stops the walk at `ancestor`'s commit time, so a skewed clock can only make this
+    say False (costing one merge commit more), never True wrongly.
+    """
+    return bool(can_fast_forward(store.repo, ancestor, descendant))
+
+
+def changed_files(
+    store: Store, old: ObjectID | None, new: ObjectID
+) -> Iterator[tuple[bytes, ObjectID]]:
+    """(path, blob id) of every file added or changed from commit `old`'s tree to `new`'s."""
+    from dulwich.diff_tree import tree_changes
+
+    old_tree = tree_of(store, old) if old is not None else None
+    for change in tree_changes(store.repo.object_store, old_tree, tree_of(store, new)):
+        if change.new is not None and change.new.path is not None and change.new.sha:
+            yield change.new.path, change.new.sha
+
+
+def tree_of(store: Store, commit: ObjectID) -> ObjectID:
+    """The tree id of a commit."""
+    return ObjectID(store.repo[commit].tree)  # type: ignore[attr-defined]
