@@ -282,7 +282,7 @@ def _loner_links(
     """
     memo: dict[str, str | None] = {}
     vectors = tfidf_vectors([skill_text(s) for s in skills], memo)
-    spelling = _spellings(memo)
+    spelling = spellings(memo)
     loners = [i for i in range(len(skills)) if i not in families]
     members: dict[str, list[int]] = defaultdict(list)
     for i in sorted(families):
@@ -304,7 +304,7 @@ def _loner_links(
     return links
 
 
-def _spellings(memo: Mapping[str, str | None]) -> dict[str, str]:
+def spellings(memo: Mapping[str, str | None]) -> dict[str, str]:
     """word -> its shortest spelling seen, so reasons read `kubernetes`, not `kubernete`."""
     spelling: dict[str, str] = {}
     for token, word in sorted(memo.items(), key=lambda kv: (len(kv[0]), kv[0])):

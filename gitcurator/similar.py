@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gitcurator.cluster import Candidate, skill_text, word_counts
+from gitcurator.cluster import Candidate, skill_text, spellings, word_counts
 
 # Cosine at which a new skill is a near-copy of an existing one. `pdf-table-extraction`, a copy
 # of `pdf-extract-tables` reworded sentence by sentence (tests/test_similar.py), scores 0.70
@@ -119,7 +119,7 @@ def find_similar(
     """
     memo: dict[str, str | None] = {}
     mine = [profile(c, memo) for c in new]
-    spelling = _spellings(memo)
+    spelling = spellings(memo)
     vocabularies = [p.vocabulary() for p in existing]
     df: Counter[str] = Counter()
     for vocabulary in (*vocabularies, *(p.vocabulary() for p in mine)):
@@ -187,15 +187,6 @@ def _candidates(
     if not telling:
         return set()
     return {i for i, words in enumerate(vocabularies) if not telling.isdisjoint(words)}
-
-
-def _spellings(memo: Mapping[str, str | None]) -> dict[str, str]:
-    """word -> its shortest spelling seen, so reasons read `kubernetes`, not `kubernete`."""
-    spelling: dict[str, str] = {}
-    for token, word in sorted(memo.items(), key=lambda kv: (len(kv[0]), kv[0])):
-        if word is not None:
-            spelling.setdefault(word, token)
-    return spelling
 
 
 def refusal(matches: Sequence[Match], *, limit: int = 3) -> list[str]:
