@@ -56,6 +56,7 @@ class LlmSettings:
     max_requests: int = 50
     timeout_seconds: float = 120
     retries: int = 3
+    max_tokens: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

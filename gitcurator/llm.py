@@ -107,6 +107,9 @@ class ChatClient:
         self.prompt_tokens = 0  # totals over the replies received
         self.completion_tokens = 0
         self._where = endpoint_name(settings)
+        # Sent only when set: local servers may generate until the context is full without
+        # it, and some hosted models reject max_tokens.
+        self.max_tokens = settings.max_tokens
         key = env.get(settings.api_key_env, "").strip() or PLACEHOLDER_KEY
         # base_url is given explicitly so that $OPENAI_BASE_URL cannot silently redirect a
         # config that says "the openai default".
@@ -173,6 +176,8 @@ class ChatClient:
                     messages=messages,
                     response_format=response_format,
                     temperature=0,
+                    # extra_body keeps it out of the request unless set, on any openai version.
+                    extra_body={"max_tokens": self.max_tokens} if self.max_tokens else None,
                 )
                 return raw.text
             except openai.APITimeoutError:
@@ -182,7 +187,7 @@ class ChatClient:
             except openai.APIStatusError as exc:
                 status = exc.status_code
                 schema_mode = response_format["type"] == JSON_SCHEMA
-                if schema_mode and status in (400, 422) and _refuses_json_schema(exc):
+                if schema_mode and _refuses_json_schema(exc):
                     return None
                 if status != 408 and status != 429 and status < 500:
                     raise LlmError(self._failed(self._status_cause(exc))) from None
@@ -273,8 +278,16 @@ def _messages(system: str, user: str) -> list[ChatCompletionMessageParam]:
 
 
 def _refuses_json_schema(exc: openai.APIStatusError) -> bool:
+    """Does the endpoint say it has no structured outputs (rather than "bad request")?
+
+    A 400 or 422 that mentions the response format says so. Some servers answer 500 to a
+    response_format they do not know (llama-cpp-python 0.3: a validation error naming
+    `response_format` and `json_schema`); retrying that would fail forever, so it counts too.
+    """
     text = f"{exc.message} {json.dumps(exc.body, default=str)}".lower()
-    return any(words in text for words in _NO_JSON_SCHEMA)
+    if exc.status_code in (400, 422):
+        return any(words in text for words in _NO_JSON_SCHEMA)
+    return exc.status_code == 500 and "json_schema" in text and "response_format" in text
 
 
 def _server_message(exc: openai.APIStatusError) -> str:

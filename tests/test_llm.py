@@ -317,3 +317,32 @@ def test_the_schema_is_sent_without_meta_keys_and_spelled_out_without_prose(
     # A property that is named `description` is a constraint, not prose: it stays.
     assert "description" in terse["properties"]["umbrellas"]["items"]["properties"]
     assert len(spelled) < len(json.dumps(real, separators=(",", ":"))) * 0.7
+
+
+def test_a_500_that_names_json_schema_falls_back_like_llama_cpp_needs(
+    fake_openai: FakeOpenAI,
+) -> None:
+    # llama-cpp-python 0.3 answers an unknown response_format with a 500 validation error.
+    llama = (
+        "1 validation error: {'type': 'literal_error', 'loc': ('body', 'response_format', "
+        "'type'), 'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema'}"
+    )
+    fake_openai.script(Response.error(500, llama), PLAN)
+    client = client_for(fake_openai)
+    reply = client.ask("sys", "user", PLAN_SCHEMA, "plan")
+    assert reply.mode == JSON_OBJECT and client.http_requests == 2
+    # A 500 that says nothing of the format is an outage: retried, not a fallback.
+    fake_openai.script(Response.error(500, "boom", retry_after=0), PLAN)
+    other = client_for(fake_openai)
+    assert other.ask("sys", "user", PLAN_SCHEMA, "plan").mode == JSON_SCHEMA
+
+
+def test_max_tokens_is_sent_only_when_set(fake_openai: FakeOpenAI) -> None:
+    fake_openai.script(PLAN, PLAN)
+    client_for(fake_openai).ask("sys", "user", PLAN_SCHEMA, "plan")
+    assert "max_tokens" not in fake_openai.requests[-1]
+    capped = ChatClient(
+        LlmSettings(base_url=fake_openai.base_url, model="m", max_tokens=512), {}, backoff=0.01
+    )
+    capped.ask("sys", "user", PLAN_SCHEMA, "plan")
+    assert fake_openai.requests[-1]["max_tokens"] == 512
