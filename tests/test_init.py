@@ -215,3 +215,19 @@ def test_an_empty_git_repository_is_adopted_and_validates(tmp_path: Path) -> Non
     assert result.code == 0, result
     assert "initialised skills repository" in result.out
     assert _commits(lib) == ["gitcurator: start curating 1 skill"]
+
+
+def test_adopting_a_repository_with_invalid_skills_warns_and_names_the_way_out(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "lib"
+    write_skill(root, "ok-skill")
+    write_skill(root, "bad-skill", body="---\nname: bad-skill\ndescription: Use when: x\n---\n")
+    git("init", "-q", "-b", "main", cwd=root)
+    git("add", "-A", cwd=root)
+    git("commit", "-qm", "skills", cwd=root)
+    result = run_cli("init", str(root))
+    assert result.code == 0, result  # history already holds them: nothing to refuse
+    assert "1 validation error in the adopted skills" in result.err
+    assert "gitcurator validate" in result.err
+    assert git("log", "--format=%s", cwd=root).stdout.splitlines()[0].startswith("gitcurator:")

@@ -87,6 +87,17 @@ def _adopt(store: Store, needs_config: bool, quiet: bool) -> int:
         "gitcurator: add default configuration\n\nAdded by `gitcurator init`.\n",
     )
     _say(quiet, f"adopted the repository {store.root}: added {CONFIG_FILE} in a new commit")
+    # The skills are already in history, so nothing is refused; but a person adopting a
+    # repository should hear at once that some skills would fail the hook.
+    config = parse_config((store.root / CONFIG_FILE).read_text(encoding="utf-8"))
+    result = check_tree(store.worktree_tree(), skills_dir=config.skills_dir)
+    if result.errors:
+        print(
+            f"gitcurator: warning: {plural(result.errors, 'validation error')} in the adopted "
+            f"skills; see `gitcurator validate -C {store.root}` (the pre-commit hook will "
+            "refuse commits of those skills until they are fixed)",
+            file=sys.stderr,
+        )
     return EXIT_OK
 
 
