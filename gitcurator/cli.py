@@ -12,7 +12,7 @@ import click
 
 from gitcurator import __version__
 from gitcurator.error_handler import error_handler
-from gitcurator.errors import EXIT_USAGE, NotImplementedYet
+from gitcurator.errors import EXIT_USAGE
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -60,13 +60,6 @@ def now_option(fn: F) -> F:
 def _exit(code: int) -> None:
     if code:
         raise SystemExit(code)
-
-
-def _later(name: str) -> None:
-    raise NotImplementedYet(
-        f"`gitcurator {name}` is not implemented yet in gitcurator {__version__} "
-        "(README.md, 'Status', lists what works today)"
-    )
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 120})

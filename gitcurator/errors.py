@@ -21,10 +21,6 @@ class UsageError(CuratorError):
     exit_code = EXIT_USAGE
 
 
-class NotImplementedYet(UsageError):
-    """A command of the specification that this version does not provide yet."""
-
-
 class NotARepository(CuratorError):
     """The folder is not inside a skills repository."""
 
