@@ -12,6 +12,7 @@ import json
 import os
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -198,7 +199,7 @@ def curate(
         head, valid_plans = outcome.head, outcome.valid_plans
         doc["consolidations"], doc["refused"] = outcome.consolidations, outcome.refused
         doc["llm"] = outcome.llm_doc(client, time.monotonic() - started)
-        _count_folds(doc)
+        _count_folds(doc, before)
     publish = bool(plan.transitions or doc["consolidations"] or doc["refused"])
     doc["branch"] = BRANCH_PREFIX + run_id if publish else None
     schemas.check(doc, "run-report", f"run.json of {run_id}")
@@ -217,17 +218,19 @@ def curate(
     return PassResult(run_id, branch, BRANCH_PREFIX + run_id, plan, doc, valid_plans)
 
 
-def _count_folds(doc: dict[str, Any]) -> None:
-    """Folded skills leave the library: the after-counts say so."""
-    folded = [s for c in doc["consolidations"] for s in c["absorbed"] + c["demoted"]]
-    after = doc["counts"]["after"]
-    for name in folded:
-        state = next((t["to"] for t in doc["transitions"] if t["skill"] == name), None)
-        state = state or "active"
-        if after.get(state):
-            after[state] -= 1
-        after["absorbed"] = after.get("absorbed", 0) + 1
-    doc["counts"]["after"] = {k: v for k, v in sorted(after.items()) if v}
+def _count_folds(doc: dict[str, Any], states_before: dict[str, str]) -> None:
+    """The after-counts with the umbrellas applied: folded skills are archived now (they
+    moved to .archive/), and each new umbrella is one more active skill."""
+    state = dict(states_before)
+    state.update({t["skill"]: t["to"] for t in doc["transitions"]})
+    after = Counter(state.values())
+    for fold in doc["consolidations"]:
+        for name in fold["absorbed"] + fold["demoted"]:
+            after[state.get(name, "active")] -= 1
+            after[ARCHIVED] += 1
+        if not fold["existing"]:
+            after["active"] += 1
+    doc["counts"]["after"] = {k: v for k, v in sorted(after.items()) if v > 0}
 
 
 def _run_id(store: Any, now: datetime) -> str:

@@ -60,8 +60,14 @@ class Reply:
 
 
 def endpoint_name(settings: LlmSettings) -> str:
-    """How messages name the endpoint: its base_url, or "the OpenAI API"."""
-    return settings.base_url or "the OpenAI API"
+    """How messages and reports name the endpoint: its base_url without any user:password
+    (reports are committed), or "the OpenAI API"."""
+    if not settings.base_url:
+        return "the OpenAI API"
+    scheme, sep, rest = settings.base_url.partition("://")
+    host, slash, path = rest.partition("/")
+    host = host.rpartition("@")[2]
+    return f"{scheme}{sep}{host}{slash}{path}" if sep else settings.base_url
 
 
 def check_settings(settings: LlmSettings, env: Mapping[str, str]) -> None:

@@ -216,6 +216,13 @@ def test_a_good_plan_becomes_one_umbrella_commit_and_nothing_is_lost(
     assert checked.code == 0, checked
     report = (checkout / doc["report"]).read_text()
     assert "## Folded into umbrellas (1)" in report
+    counts = json.loads((checkout / f".curator/runs/{doc['run_id']}/run.json").read_text())[
+        "counts"
+    ]
+    before, after = counts["before"], counts["after"]
+    # sourdough-starter archived, three skills folded, one umbrella added.
+    assert after.get("archived", 0) == before.get("archived", 0) + 4
+    assert sum(after.values()) == sum(before.values()) + 1
     assert "fake-model" in report
 
 

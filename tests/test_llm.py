@@ -346,3 +346,11 @@ def test_max_tokens_is_sent_only_when_set(fake_openai: FakeOpenAI) -> None:
     )
     capped.ask("sys", "user", PLAN_SCHEMA, "plan")
     assert fake_openai.requests[-1]["max_tokens"] == 512
+
+
+def test_the_endpoint_is_named_without_credentials() -> None:
+    named = endpoint_name(LlmSettings(base_url="https://bob:s3cret@llm.example:8443/v1"))
+    assert named == "https://llm.example:8443/v1"
+    assert endpoint_name(LlmSettings(base_url="http://127.0.0.1:8080/v1")) == (
+        "http://127.0.0.1:8080/v1"
+    )
