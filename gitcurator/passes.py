@@ -62,4 +62,15 @@ def last_pass(store: Store) -> dict[str, Any] | None:
         "archived": moves.count("archived"),
         "stale": moves.count("stale"),
         "reactivated": moves.count("active"),
+        "umbrellas": len(_list(doc.get("consolidations"))),
+        "folded": sum(
+            len(_list(c.get("absorbed"))) + len(_list(c.get("demoted")))
+            for c in _list(doc.get("consolidations"))
+            if isinstance(c, dict)
+        ),
     }
+
+
+def _list(value: object) -> list[Any]:
+    # run.json is read back from a branch a person may have edited: trust no shape.
+    return value if isinstance(value, list) else []

@@ -214,6 +214,8 @@ def test_a_good_plan_becomes_one_umbrella_commit_and_nothing_is_lost(
     git("clone", "-q", "-b", branch, str(library), str(checkout), cwd=library.parent)
     checked = run_cli("validate", "-C", str(checkout))
     assert checked.code == 0, checked
+    status = run_cli("status", "-C", str(library))
+    assert "1 archived, 0 stale, 0 active again, 3 folded into 1 umbrella" in status.out
     report = (checkout / doc["report"]).read_text()
     assert "## Folded into umbrellas (1)" in report
     counts = json.loads((checkout / f".curator/runs/{doc['run_id']}/run.json").read_text())[

@@ -12,7 +12,7 @@ from gitcurator import telemetry
 from gitcurator.errors import EXIT_OK, CuratorError
 from gitcurator.inventory import SkillRow, build_rows, summarise
 from gitcurator.naming import identity, known_names
-from gitcurator.render import emit_json
+from gitcurator.render import emit_json, plural
 from gitcurator.repository import SkillsRepo, open_repo
 from gitcurator.skill import find_skills
 from gitcurator.store.history import skill_histories
@@ -166,10 +166,13 @@ def _pass_line(newest: dict[str, Any] | None) -> str:
     if newest is None:
         return "none yet"
     where = newest["status"] if newest["merged"] else f"branch {newest['branch']}, not merged"
-    return (
+    line = (
         f"{newest['run_id']} ({where}): {newest['archived']} archived, "
         f"{newest['stale']} stale, {newest['reactivated']} active again"
     )
+    if newest.get("umbrellas"):
+        line += f", {newest['folded']} folded into {plural(newest['umbrellas'], 'umbrella')}"
+    return line
 
 
 def _text(value: object) -> str:
