@@ -25,19 +25,28 @@ from gitcurator import journal, telemetry
 from gitcurator.errors import CuratorError
 from gitcurator.passes import BRANCH_PREFIX
 from gitcurator.store import ObjectID, Store
-from gitcurator.store.notes import NOTES_REF, NotesState, read_blobs, read_notes, write_notes
+from gitcurator.store.notes import (
+    NOTES_REF,
+    NotesState,
+    is_hex_id,
+    read_blobs,
+    read_notes,
+    write_notes,
+)
 from gitcurator.store.remote import (
     Connection,
     Remote,
+    RemoteError,
     changed_files,
     is_ancestor,
     local_refs,
     move_ref,
+    object_kind,
     ref_value,
     resolve_remote,
     set_ref,
 )
-from gitcurator.sync_merge import MergedNotes, NotesSide, blobs_needed, merge_notes
+from gitcurator.sync_merge import MergedNotes, NotesSide, blobs_needed, decode, merge_notes
 
 MAX_TRIES = 5
 BRANCHES = b"refs/heads/" + BRANCH_PREFIX.encode()
@@ -135,6 +144,7 @@ def sync(
         result.warnings += flushed.warnings
         result.local_before = _hex(ref_value(store, NOTES_REF))
         result.remote_before = _hex(fetched.refs.get(NOTES_REF))
+        last_refusal = "the remote moved since it was fetched"
         for attempt in range(1, tries + 1):
             result.tries = attempt
             if attempt > 1:
@@ -143,6 +153,7 @@ def sync(
                 fetched = connection.fetch(_wanted)
                 result.bytes_received += fetched.pack_bytes
             remote_tip = fetched.refs.get(NOTES_REF)
+            _check_notes_tip(store, remote, remote_tip)
             step = _merge_into_local(store, remote, remote_tip)
             _note_merge(result, step)
             updates = _branch_pushes(store, fetched.refs)
@@ -162,6 +173,13 @@ def sync(
             if NOTES_REF not in updates:
                 result.remote_after = _hex(remote_tip)
                 break
+            if NOTES_REF in pushed.refused and NOTES_REF not in pushed.moved:
+                raise RemoteError(
+                    f"remote {remote.shown} refused {NOTES_REF.decode()}: "
+                    f"{pushed.refused[NOTES_REF]}; your notes hold everything merged so far "
+                    "(nothing was lost)"
+                )
+            last_refusal = pushed.refused.get(NOTES_REF, last_refusal)
             if NOTES_REF in pushed.updated:
                 assert step.tip is not None
                 with _notes_lock(store):
@@ -171,15 +189,29 @@ def sync(
                 break
         else:
             raise RemoteKeptMoving(
-                f"remote {remote.shown} kept moving: someone pushed notes during each of "
-                f"{tries} tries; your notes hold everything merged so far (nothing was lost). "
-                "Run `gitcurator sync` again in a moment"
+                f"remote {remote.shown} kept moving: the push of the notes was refused on each "
+                f"of {tries} tries (last: {last_refusal}); your notes hold everything merged "
+                "so far (nothing was lost). Run `gitcurator sync` again in a moment"
             )
         result.branches_fetched = _fetch_branches(store, fetched.refs, result)
     finally:
         connection.close()
     result.local_after = _hex(ref_value(store, NOTES_REF))
     return result
+
+
+def _check_notes_tip(store: Store, remote: Remote, tip: ObjectID | None) -> None:
+    """The remote's notes ref must point at a commit; anything else is refused before any
+    ref here moves."""
+    if tip is None:
+        return
+    kind = object_kind(store, tip)
+    if kind != "commit":
+        raise RemoteError(
+            f"remote {remote.shown}: {NOTES_REF.decode()} points at a {kind} "
+            f"({tip.decode()[:12]}), not a notes commit; nothing was changed here. Repair "
+            "the remote's ref (see `git log` of it in a clone that still has it)"
+        )
 
 
 @contextlib.contextmanager
@@ -216,7 +248,8 @@ def _merge_locked(store: Store, remote: Remote, remote_tip: ObjectID | None) -> 
     if local_tip is not None and is_ancestor(store, remote_tip, local_tip):
         # Our history already holds the remote's: push, no trees to read (0.5 s at 10k).
         return _Step(local_tip, to_send=len(_notes_changed(store, remote_tip, local_tip)))
-    if local_tip is None or is_ancestor(store, local_tip, remote_tip):
+    fast_forward = local_tip is None or is_ancestor(store, local_tip, remote_tip)
+    if fast_forward and not _breaks_a_record(store, remote, local_tip, remote_tip):
         # Fast-forward: the remote's history holds ours. Only its new notes are looked at,
         # for the ones plain `git notes` wrote.
         if not move_ref(store, NOTES_REF, local_tip, remote_tip):
@@ -272,9 +305,34 @@ def _notes_changed(store: Store, old: ObjectID | None, new: ObjectID) -> dict[st
     found = {}
     for path, blob in changed_files(store, old, new):
         annotated = path.replace(b"/", b"")
-        if len(annotated) == 40 and not path.startswith(b"skills/"):
+        if len(annotated) == 40 and is_hex_id(annotated) and not path.startswith(b"skills/"):
             found[annotated.decode()] = blob
     return found
+
+
+def _breaks_a_record(
+    store: Store, remote: Remote, local_tip: ObjectID | None, remote_tip: ObjectID
+) -> bool:
+    """Would fast-forwarding replace a readable record here with one that does not decode
+    (someone overwrote it with plain `git notes`)? Then the histories are merged instead,
+    which keeps the readable version as the note and the other under unreadable/."""
+    if local_tip is None:
+        return False
+    changed = _notes_changed(store, local_tip, remote_tip)
+    if not changed:
+        return False
+    local = read_notes(store)
+    names = {k.decode(): n for n, k in read_notes(store, remote.side_ref).keys.items()}
+    for annotated, blob in changed.items():
+        name = names.get(annotated)
+        ours = local.notes.get(annotated)
+        if name is None or ours is None:
+            continue
+        blobs = read_blobs(store, [blob, ours])
+        theirs_ok = not isinstance(decode(name, blobs[blob]), str)
+        if not theirs_ok and not isinstance(decode(name, blobs[ours]), str):
+            return True
+    return False
 
 
 def _foreign(store: Store, remote: Remote, changed: dict[str, ObjectID]) -> list[str]:
@@ -334,8 +392,14 @@ def _fetch_branches(
             continue
         name = ref[len(b"refs/heads/") :].decode()
         mine = ref_value(store, ref)
-        if mine is None and move_ref(store, ref, None, sha):
-            created.append(name)
+        if mine is None:
+            if move_ref(store, ref, None, sha):
+                created.append(name)
+            else:
+                result.warnings.append(
+                    f"{name} could not be created here (another process holds its lock); "
+                    "sync again to fetch it"
+                )
         elif mine is not None and mine != sha:
             result.warnings.append(
                 f"{name} differs here and on remote {result.remote}; neither was changed "

@@ -408,3 +408,64 @@ def test_a_locked_ref_on_a_local_remote_is_a_refused_push_not_a_crash(
     lock.unlink()
     assert sync(a).code == 0 and sync(b).code == 0
     assert usage(b) == {"x": (2, T2), "y": (1, T1)}
+
+
+# -- a remote that holds bad data ----------------------------------------------------------------
+
+
+def test_a_remote_notes_ref_that_is_no_commit_is_refused_and_nothing_here_moves(
+    two: tuple[Path, Path], remote: Path, tmp_path: Path
+) -> None:
+    a, _ = two
+    record(a, "x", 3, T1)
+    assert sync(a).code == 0
+    blob = git("hash-object", "-w", "--stdin", cwd=remote).stdout.strip()
+    git("update-ref", NOTES, blob, cwd=remote)
+    for repo in (a, clone(remote, tmp_path / "fresh")):
+        before = refs(repo)
+        done = sync(repo)
+        assert done.code == 1, done
+        assert f"{NOTES} points at a blob" in done.err and "nothing was changed" in done.err
+        assert refs(repo) == before
+    assert usage(a) == {"x": (3, T1)}
+
+
+def test_a_note_overwritten_with_plain_git_does_not_replace_a_readable_record(
+    two: tuple[Path, Path],
+) -> None:
+    a, b = two
+    record(a, "x", 5, T1)
+    assert sync(a).code == 0
+    assert sync(b).code == 0
+    git("fetch", "-q", "origin", f"{NOTES}:{NOTES}", cwd=b)
+    git("notes", "--ref=gitcurator", "add", "-f", "-m", "oops", key_id("x"), cwd=b)
+    git("push", "-q", "origin", NOTES, cwd=b)
+    done = sync(a)
+    assert done.code == 0, done
+    assert usage(a)["x"] == (5, T1)  # the readable record stays the note
+
+
+def test_a_relative_remote_path_is_relative_to_the_work_tree(
+    two: tuple[Path, Path], remote: Path
+) -> None:
+    a, _ = two
+    git("remote", "add", "rel", str(Path("..") / remote.name), cwd=a)
+    (a / "sub").mkdir()
+    record(a, "x", 2, T1)
+    done = run_cli("sync", "rel", cwd=a / "sub")
+    assert done.code == 0, done
+    assert git("notes", "--ref=gitcurator", "list", cwd=remote).stdout.strip()
+
+
+def test_a_malformed_credentials_line_is_skipped_not_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gitcurator.store.remote import _credentials
+
+    home = tmp_path / "home2"
+    home.mkdir()
+    (home / ".git-credentials").write_text(
+        "https://u:p@example.com:notaport\nhttps://bob:pw@example.com\n"
+    )
+    monkeypatch.setenv("HOME", str(home))
+    assert _credentials("https://example.com/repo.git") == ("bob", "pw")

@@ -254,6 +254,23 @@ def test_a_remote_that_moved_once_is_fetched_merged_and_pushed_again(
     assert usage(a) == {"x": (3, T2), "y": (1, T1)}
 
 
+def test_a_push_the_remote_refuses_for_good_says_why_at_once(
+    daemon: tuple[Path, str], tmp_path: Path
+) -> None:
+    _served, base = daemon
+    bare = make_remote(tmp_path, "served/skills.git")
+    a = clone(f"{base}/skills.git", tmp_path / "a")
+    hook = bare / "hooks" / "pre-receive"
+    hook.write_text("#!/bin/sh\necho 'notes are frozen here' >&2\nexit 1\n")
+    hook.chmod(0o755)
+    record(a, "x", 1, T1)
+    done = run_cli("sync", "-C", str(a))
+    assert done.code == 1
+    assert "refused refs/notes/gitcurator" in done.err, done
+    assert "kept moving" not in done.err
+    assert usage(a) == {"x": (1, T1)}
+
+
 def test_a_remote_that_keeps_moving_gives_up_with_exit_1_and_loses_nothing(
     moving: tuple[Path, Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -263,7 +280,7 @@ def test_a_remote_that_keeps_moving_gives_up_with_exit_1_and_loses_nothing(
     record(a, "x", 3, T2)
     done = run_cli("sync", "-C", str(a))
     assert done.code == 1
-    assert "kept moving: someone pushed notes during each of 5 tries" in done.err
+    assert "kept moving: the push of the notes was refused on each of 5 tries" in done.err
     assert "git://127.0.0.1:" in done.err
     assert (bare / "moves-left").read_text().strip() == "95"
     assert usage(a) == {"x": (3, T2), "y": (1, T1)}  # merged locally, nothing lost

@@ -81,9 +81,9 @@ def _walk(store: Store, tree_id: ObjectID, prefix: bytes, state: NotesState) -> 
                 state.keys[key.path.decode("utf-8", "surrogateescape")] = key.sha
             continue
         hexpath = path.replace(b"/", b"")
-        if entry.mode == 0o040000 and len(hexpath) < 40 and _is_hex(hexpath):
+        if entry.mode == 0o040000 and len(hexpath) < 40 and is_hex_id(hexpath):
             _walk(store, entry.sha, path + b"/", state)
-        elif len(hexpath) == 40 and _is_hex(hexpath):
+        elif len(hexpath) == 40 and is_hex_id(hexpath):
             state.notes[hexpath.decode()] = entry.sha
         elif entry.mode == 0o040000:
             # Other folders (`unreadable/`) are kept file by file: write_notes adds new files
@@ -103,7 +103,8 @@ def _walk_others(store: Store, tree_id: ObjectID, prefix: bytes, state: NotesSta
             state.others[prefix + entry.path] = (entry.mode, entry.sha)
 
 
-def _is_hex(text: bytes) -> bool:
+def is_hex_id(text: bytes) -> bool:
+    """Whether `text` is lower-case hex (a note path part, an object id)."""
     return all(c in b"0123456789abcdef" for c in text)
 
 

@@ -35,8 +35,18 @@ from gitcurator.errors import CuratorError
 from gitcurator.store.repo import Store
 
 SIDE_PREFIX = b"refs/notes/gitcurator-remotes/"
+# How receive-pack words a refusal caused by a concurrent update of the ref.
+_MOVED_WORDS = (
+    "lock",
+    "stale",
+    "expected",
+    "fetch first",
+    "non-fast-forward",
+    "moved",
+    "failed to update ref",
+)
 # Connect and read timeout: an unreachable host must fail in seconds, not hang an agent.
-TIMEOUT = float(os.environ.get("GITCURATOR_REMOTE_TIMEOUT", "30"))
+DEFAULT_TIMEOUT = 30.0
 _PACK_SPOOL = 8 * 1024 * 1024
 
 
@@ -92,7 +102,12 @@ def resolve_remote(store: Store, spec: str) -> Remote:
     the configured remotes."""
     remotes = configured_remotes(store)
     if spec in remotes:
-        return Remote(spec, remotes[spec])
+        url = remotes[spec]
+        if _is_relative_path(url):
+            # As git does: a configured relative path is relative to the work tree, wherever
+            # the command runs from.
+            url = os.path.normpath(os.path.join(store.root, url))
+        return Remote(spec, url)
     if "://" in spec or os.path.exists(spec) or re.match(r"^[^/\s]+@[^/\s]+:", spec):
         url = spec if "://" in spec or "@" in spec else os.path.abspath(spec)
         return Remote(spec, url)
@@ -101,6 +116,11 @@ def resolve_remote(store: Store, spec: str) -> Remote:
         f"no remote named {spec!r} (remotes: {known}); give a remote's name, a URL or the path "
         "of a repository, or add one with `git remote add NAME URL`"
     )
+
+
+def _is_relative_path(url: str) -> bool:
+    scp_like = re.match(r"^[^/\s]+@[^/\s]+:", url)
+    return not ("://" in url or scp_like or os.path.isabs(url))
 
 
 @dataclass(slots=True)
@@ -117,6 +137,9 @@ class Pushed:
 
     updated: set[bytes] = field(default_factory=set)
     refused: dict[bytes, str] = field(default_factory=dict)
+    # Refused because the ref moved or was being written (fetch and try again); the others
+    # were refused for good (a hook, permissions) and trying again would not help.
+    moved: set[bytes] = field(default_factory=set)
     objects: int = 0
 
 
@@ -209,6 +232,7 @@ class Connection:
                     current = None
                 if current != old:
                     pushed.refused[ref] = "the remote moved since it was fetched"
+                    pushed.moved.add(ref)
                 else:
                     new[Ref(ref)] = sha
             return new
@@ -242,7 +266,12 @@ class Connection:
                 # A local remote whose ref another process is writing right now: the same as
                 # a refused push (the caller fetches again), never an overwrite.
                 for ref in updates:
-                    pushed.refused.setdefault(ref, "another process was writing the remote")
+                    pushed.refused.setdefault(
+                        ref,
+                        "the ref is locked (another process is writing it, or a stale .lock "
+                        "file was left in the remote)",
+                    )
+                    pushed.moved.add(ref)
                 return pushed
         statuses = result.ref_status or {}
         for ref in updates:
@@ -251,6 +280,8 @@ class Connection:
             error = statuses.get(ref)
             if error is not None:
                 pushed.refused[ref] = str(error)
+                if any(w in str(error).lower() for w in _MOVED_WORDS):
+                    pushed.moved.add(ref)
             else:
                 pushed.updated.add(ref)
         return pushed
@@ -295,11 +326,21 @@ class Connection:
 def _timeout() -> Iterator[None]:
     # dulwich's TCP and ssh clients open sockets without a timeout; a default one bounds them.
     old = socket.getdefaulttimeout()
-    socket.setdefaulttimeout(TIMEOUT)
+    socket.setdefaulttimeout(remote_timeout())
     try:
         yield
     finally:
         socket.setdefaulttimeout(old)
+
+
+def remote_timeout() -> float:
+    """$GITCURATOR_REMOTE_TIMEOUT seconds, else DEFAULT_TIMEOUT (also for a value that is not a
+    positive number: a typo in the environment must not turn into a crash)."""
+    try:
+        value = float(os.environ.get("GITCURATOR_REMOTE_TIMEOUT", DEFAULT_TIMEOUT))
+    except ValueError:
+        return DEFAULT_TIMEOUT
+    return value if value > 0 else DEFAULT_TIMEOUT
 
 
 def _haves(store: Store) -> list[ObjectID]:
@@ -322,14 +363,16 @@ def _credentials(url: str) -> tuple[str | None, str | None]:
     for path in (os.path.expanduser("~/.git-credentials"), os.path.join(xdg, "git", "credentials")):
         with contextlib.suppress(OSError, UnicodeDecodeError):
             for line in Path(path).read_text(encoding="utf-8").splitlines():
-                stored = urlparse(line.strip())
-                if (
-                    (stored.scheme, stored.hostname, stored.port)
-                    == (parsed.scheme, parsed.hostname, parsed.port)
-                    and stored.username
-                    and stored.password is not None
-                ):
-                    return unquote(stored.username), unquote(stored.password)
+                # A malformed line (a bad port, say) is skipped, as git skips it.
+                with contextlib.suppress(ValueError):
+                    stored = urlparse(line.strip())
+                    if (
+                        (stored.scheme, stored.hostname, stored.port)
+                        == (parsed.scheme, parsed.hostname, parsed.port)
+                        and stored.username
+                        and stored.password is not None
+                    ):
+                        return unquote(stored.username), unquote(stored.password)
     return None, None
 
 
@@ -396,6 +439,14 @@ def changed_files(
     for change in tree_changes(store.repo.object_store, old_tree, tree_of(store, new)):
         if change.new is not None and change.new.path is not None and change.new.sha:
             yield change.new.path, change.new.sha
+
+
+def object_kind(store: Store, sha: ObjectID) -> str:
+    """'commit', 'tree', 'blob' or 'tag' (or 'missing')."""
+    try:
+        return str(store.repo[sha].type_name.decode())
+    except KeyError:
+        return "missing"
 
 
 def tree_of(store: Store, commit: ObjectID) -> ObjectID:
