@@ -38,6 +38,7 @@ from gitcurator.store.remote import (
     Remote,
     RemoteError,
     changed_files,
+    delete_ref,
     is_ancestor,
     local_refs,
     move_ref,
@@ -144,6 +145,8 @@ def sync(
         result.warnings += flushed.warnings
         result.local_before = _hex(ref_value(store, NOTES_REF))
         result.remote_before = _hex(fetched.refs.get(NOTES_REF))
+        seen = _seen_branches(store, remote)
+        pushed_branches: set[bytes] = set()
         last_refusal = "the remote moved since it was fetched"
         for attempt in range(1, tries + 1):
             result.tries = attempt
@@ -156,7 +159,7 @@ def sync(
             _check_notes_tip(store, remote, remote_tip)
             step = _merge_into_local(store, remote, remote_tip)
             _note_merge(result, step)
-            updates = _branch_pushes(store, fetched.refs)
+            updates = _branch_pushes(store, fetched.refs, seen)
             if step.tip is not None and step.tip != remote_tip:
                 updates[NOTES_REF] = (remote_tip, step.tip)
             if not updates:
@@ -164,6 +167,7 @@ def sync(
                 break
             pushed = connection.push(updates)
             result.objects_sent += pushed.objects
+            pushed_branches |= {r for r in pushed.updated if r != NOTES_REF}
             result.branches_pushed += sorted(
                 r[len(b"refs/heads/") :].decode() for r in pushed.updated if r != NOTES_REF
             )
@@ -193,7 +197,10 @@ def sync(
                 f"of {tries} tries (last: {last_refusal}); your notes hold everything merged "
                 "so far (nothing was lost). Run `gitcurator sync` again in a moment"
             )
-        result.branches_fetched = _fetch_branches(store, fetched.refs, result)
+        result.branches_fetched = _fetch_branches(store, fetched.refs, seen, result)
+        there = {r: v for r, v in fetched.refs.items() if r.startswith(BRANCHES)}
+        there.update({r: local_refs(store, BRANCHES)[r] for r in pushed_branches})
+        _remember_branches(store, remote, there)
     finally:
         connection.close()
     result.local_after = _hex(ref_value(store, NOTES_REF))
@@ -371,21 +378,44 @@ def _note_merge(result: SyncResult, step: _Step) -> None:
             result.warnings.append(warning)
 
 
+def _seen_branches(store: Store, remote: Remote) -> set[bytes]:
+    """The curator branches (full ref names) the remote had at the last sync."""
+    mirror = remote.branch_mirror
+    return {b"refs/heads/" + r[len(mirror) :] for r in local_refs(store, mirror)}
+
+
+def _remember_branches(store: Store, remote: Remote, there: dict[bytes, ObjectID]) -> None:
+    """Mirror the remote's curator branches as they are now (see Remote.branch_mirror)."""
+    mirror = remote.branch_mirror
+    wanted = {mirror + r[len(b"refs/heads/") :]: sha for r, sha in there.items()}
+    here = {mirror + r[len(b"refs/heads/") :] for r in local_refs(store, BRANCHES)}
+    # A branch gone from the remote is forgotten only once it is gone here too; until then
+    # the memory keeps it from being pushed back.
+    for ref in set(local_refs(store, mirror)) - set(wanted) - here:
+        delete_ref(store, ref)
+    for ref, sha in wanted.items():
+        if ref_value(store, ref) != sha:
+            with contextlib.suppress(CuratorError):  # only a memory; the next sync retries
+                set_ref(store, ref, sha)
+
+
 def _branch_pushes(
-    store: Store, remote_refs: dict[bytes, ObjectID]
+    store: Store, remote_refs: dict[bytes, ObjectID], seen: set[bytes]
 ) -> dict[bytes, tuple[ObjectID | None, ObjectID]]:
-    """Local curator branches the remote lacks (a pass to review as a pull request)."""
+    """Local curator branches the remote lacks and never had (a pass to review as a pull
+    request); one the remote had and deleted (merged there, or dropped) is not sent back."""
     return {
         ref: (None, sha)
         for ref, sha in local_refs(store, BRANCHES).items()
-        if ref not in remote_refs
+        if ref not in remote_refs and ref not in seen
     }
 
 
 def _fetch_branches(
-    store: Store, remote_refs: dict[bytes, ObjectID], result: SyncResult
+    store: Store, remote_refs: dict[bytes, ObjectID], seen: set[bytes], result: SyncResult
 ) -> list[str]:
-    """Create the remote's curator branches that are not here; never move an existing one."""
+    """Create the remote's curator branches that are new to this clone; never move an
+    existing one, and never bring back one deleted here since the last sync."""
     created = []
     for ref, sha in sorted(remote_refs.items()):
         if not ref.startswith(BRANCHES):
@@ -393,6 +423,8 @@ def _fetch_branches(
         name = ref[len(b"refs/heads/") :].decode()
         mine = ref_value(store, ref)
         if mine is None:
+            if ref in seen:
+                continue  # deleted here after the last sync: the person's decision stands
             if move_ref(store, ref, None, sha):
                 created.append(name)
             else:
@@ -400,7 +432,7 @@ def _fetch_branches(
                     f"{name} could not be created here (another process holds its lock); "
                     "sync again to fetch it"
                 )
-        elif mine is not None and mine != sha:
+        elif mine != sha:
             result.warnings.append(
                 f"{name} differs here and on remote {result.remote}; neither was changed "
                 "(compare the two with git)"

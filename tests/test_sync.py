@@ -238,6 +238,27 @@ def test_curator_branches_are_pushed_and_fetched_and_a_differing_one_is_reported
     assert sync_json(b)["branches_pushed"] == []
 
 
+def test_a_curator_branch_deleted_on_either_side_is_not_brought_back(
+    two: tuple[Path, Path], remote: Path
+) -> None:
+    a, b = two
+    branch = "curator/20260101-000000"
+    git("branch", branch, cwd=a)
+    assert sync_json(a)["branches_pushed"] == [branch]
+    assert sync_json(b)["branches_fetched"] == [branch]
+    # A drops the pass (`git branch -D`, as merge and rollback suggest): no sync restores it.
+    git("branch", "-D", branch, cwd=a)
+    assert sync_json(a)["branches_fetched"] == []
+    assert f"refs/heads/{branch}" not in refs(a)
+    # The remote deletes it (merged there as a pull request): B does not push it back.
+    git("push", "-q", str(remote), "--delete", branch, cwd=b)
+    assert sync_json(b)["branches_pushed"] == []
+    assert f"refs/heads/{branch}" not in refs(remote)
+    # A pass made after that is still pushed.
+    git("branch", "curator/20260102-000000", cwd=b)
+    assert sync_json(b)["branches_pushed"] == ["curator/20260102-000000"]
+
+
 # -- bad input ----------------------------------------------------------------------------------
 
 

@@ -70,6 +70,13 @@ class Remote:
         return SIDE_PREFIX + b"url-" + hashlib.sha1(self.url.encode()).hexdigest()[:12].encode()
 
     @property
+    def branch_mirror(self) -> bytes:
+        """Where the names of the remote's curator branches are remembered (one ref each, at
+        the commit last seen there): a branch deleted on one side is then not brought back
+        from the other."""
+        return b"refs/gitcurator-remotes/" + self.side_ref.rsplit(b"/", 1)[1] + b"/"
+
+    @property
     def location(self) -> str:
         """The URL or path, with any password in it masked."""
         return _without_password(self.url)
@@ -410,6 +417,12 @@ def set_ref(store: Store, ref: bytes, new: ObjectID) -> None:
         raise CuratorError(
             f"{ref.decode()} is locked by another git process; run `gitcurator sync` again"
         ) from None
+
+
+def delete_ref(store: Store, ref: bytes) -> None:
+    """Remove a local ref if it exists (only mirrors of the remote are removed this way)."""
+    with contextlib.suppress(KeyError, FileLocked):
+        del store.repo.refs[Ref(ref)]
 
 
 def local_refs(store: Store, prefix: bytes) -> dict[bytes, ObjectID]:
