@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -186,7 +186,7 @@ def sync(
             last_refusal = pushed.refused.get(NOTES_REF, last_refusal)
             if NOTES_REF in pushed.updated:
                 assert step.tip is not None
-                with _notes_lock(store):
+                with telemetry.notes_lock(store):
                     set_ref(store, remote.side_ref, step.tip)
                 result.remote_after = step.tip.decode()
                 result.records_sent = step.to_send
@@ -221,24 +221,10 @@ def _check_notes_tip(store: Store, remote: Remote, tip: ObjectID | None) -> None
         )
 
 
-@contextlib.contextmanager
-def _notes_lock(store: Store) -> Iterator[None]:
-    """The lock every writer of the notes refs holds (flush, pin, import, another sync)."""
-    state_dir = telemetry.state_of(store)
-    try:
-        with journal.exclusive(state_dir):
-            yield
-    except TimeoutError:
-        raise CuratorError(
-            f"another gitcurator process has held {state_dir / journal.LOCK_FILE} for over a "
-            "minute; wait for it to finish and run this again"
-        ) from None
-
-
 def _merge_into_local(store: Store, remote: Remote, remote_tip: ObjectID | None) -> _Step:
     """Merge the remote notes into the local ones, holding the notes lock so that no flush,
     pin, import or other sync writes the notes refs meanwhile. Returns the tip to push."""
-    with _notes_lock(store):
+    with telemetry.notes_lock(store):
         if remote_tip is not None:
             set_ref(store, remote.side_ref, remote_tip)
         # A flush that died after its notes commit left a segment only its trailer marks as

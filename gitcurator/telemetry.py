@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -133,10 +134,17 @@ def update(
     `change` edits the dict in place and returns the names it changed. Holds the notes lock,
     so flushes, pins and imports never interleave.
     """
+    with notes_lock(store):
+        return _update_locked(store, state_of(store), change, subject)
+
+
+@contextlib.contextmanager
+def notes_lock(store: Store) -> Iterator[None]:
+    """The lock every writer of the notes refs holds (flush, pin, import, a pass, sync)."""
     state_dir = state_of(store)
     try:
         with journal.exclusive(state_dir):
-            return _update_locked(store, state_dir, change, subject)
+            yield
     except TimeoutError:
         raise CuratorError(
             f"another gitcurator process has held {state_dir / journal.LOCK_FILE} for over a "

@@ -32,6 +32,7 @@ from dulwich.pack import generate_unpacked_objects
 from dulwich.refs import Ref
 
 from gitcurator.errors import CuratorError
+from gitcurator.store.branches import commit_tree_of
 from gitcurator.store.repo import Store
 
 SIDE_PREFIX = b"refs/notes/gitcurator-remotes/"
@@ -448,8 +449,8 @@ def changed_files(
     """(path, blob id) of every file added or changed from commit `old`'s tree to `new`'s."""
     from dulwich.diff_tree import tree_changes
 
-    old_tree = tree_of(store, old) if old is not None else None
-    for change in tree_changes(store.repo.object_store, old_tree, tree_of(store, new)):
+    old_tree = commit_tree_of(store, old) if old is not None else None
+    for change in tree_changes(store.repo.object_store, old_tree, commit_tree_of(store, new)):
         if change.new is not None and change.new.path is not None and change.new.sha:
             yield change.new.path, change.new.sha
 
@@ -460,8 +461,3 @@ def object_kind(store: Store, sha: ObjectID) -> str:
         return str(store.repo[sha].type_name.decode())
     except KeyError:
         return "missing"
-
-
-def tree_of(store: Store, commit: ObjectID) -> ObjectID:
-    """The tree id of a commit."""
-    return ObjectID(store.repo[commit].tree)  # type: ignore[attr-defined]
