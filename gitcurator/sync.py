@@ -316,14 +316,12 @@ def _breaks_a_record(
         return False
     local = read_notes(store)
     names = {k.decode(): n for n, k in read_notes(store, remote.side_ref).keys.items()}
+    theirs = read_blobs(store, [b for a, b in changed.items() if a in names])
     for annotated, blob in changed.items():
-        name = names.get(annotated)
-        ours = local.notes.get(annotated)
-        if name is None or ours is None:
+        name, ours = names.get(annotated), local.notes.get(annotated)
+        if name is None or ours is None or not isinstance(decode(name, theirs[blob]), str):
             continue
-        blobs = read_blobs(store, [blob, ours])
-        theirs_ok = not isinstance(decode(name, blobs[blob]), str)
-        if not theirs_ok and not isinstance(decode(name, blobs[ours]), str):
+        if not isinstance(decode(name, read_blobs(store, [ours])[ours]), str):
             return True
     return False
 
