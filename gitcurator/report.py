@@ -128,6 +128,18 @@ def _llm_sections(doc: Mapping[str, Any]) -> list[str]:
             f"{llm['prompt_tokens']} prompt and {llm['completion_tokens']} completion tokens, "
             f"{llm['wall_seconds']:.1f} s"
         )
+        for c in llm.get("clusters", []):
+            if c["status"] == "not_reviewed":
+                continue
+            said = "; ".join(
+                f"{u['name']} {'applied' if u['applied'] else 'refused'}"
+                for u in c.get("umbrellas", [])
+            )
+            keeps = len((c.get("plan") or {}).get("keep", []))
+            detail = said or c.get("error") or ("keeps every skill" if keeps else "no umbrella")
+            lines.append(
+                f"- cluster `{c['key']}` ({', '.join(c['members'])}): {c['status']}: {detail}"
+            )
         waiting = [c for c in llm.get("clusters", []) if c["status"] == "not_reviewed"]
         if waiting:
             lines.append(

@@ -218,6 +218,11 @@ def test_a_good_plan_becomes_one_umbrella_commit_and_nothing_is_lost(
     assert "1 archived, 0 stale, 0 active again, 3 folded into 1 umbrella" in status.out
     report = (checkout / doc["report"]).read_text()
     assert "## Folded into umbrellas (1)" in report
+    assert (
+        "- cluster `pdf-extract` (pdf-extract-forms, pdf-extract-images, pdf-extract-tables): "
+        "applied: pdf-extraction applied"
+    ) in report
+    assert "- cluster `k8s-debug` (k8s-debug-crashloop, k8s-debug-oom): kept: no umbrella" in report
     counts = json.loads((checkout / f".curator/runs/{doc['run_id']}/run.json").read_text())[
         "counts"
     ]
