@@ -17,7 +17,6 @@ from datetime import datetime
 from typing import Any
 
 from gitcurator import schemas
-from gitcurator.archive_paths import archive_targets
 from gitcurator.candidates import files_by_folder, select_candidates
 from gitcurator.cluster import ARCHIVED, Cluster, clusters, left_out_because
 from gitcurator.config import Config
@@ -25,7 +24,7 @@ from gitcurator.consolidation_prompt import SCHEMA_NAME, SYSTEM_PROMPT, cluster_
 from gitcurator.inventory import SkillRow
 from gitcurator.llm import ChatClient, LlmError, endpoint_name
 from gitcurator.report import umbrella_message
-from gitcurator.skill import SkillParseError, parse_skill_md
+from gitcurator.skill import SKILL_FILE, SKILL_FILE_LOWER, SkillParseError, parse_skill_md
 from gitcurator.store import ObjectID, Store, branches
 from gitcurator.umbrella_plan import Context, Member, Refused, Umbrella, check_umbrella
 
@@ -98,6 +97,7 @@ def consolidate(
         paths=frozenset(entries),
         load=store.read_blob,
         min_retention=config.curator.min_retention,
+        skills_dir=config.skills_dir,
     )
     outcome = Outcome(head)
     failures = 0
@@ -129,9 +129,7 @@ def consolidate(
             continue
         doc["plan"] = plan
         members = _members(store, cluster, by_name, owned)
-        applied = _apply_plan(
-            store, plan, cluster, members, ctx, outcome, run_id, config, doc, dry_run
-        )
+        applied = _apply_plan(store, plan, cluster, members, ctx, outcome, run_id, doc, dry_run)
         if applied or not plan["umbrellas"]:
             outcome.valid_plans += 1
         doc["status"] = "applied" if applied else ("kept" if not plan["umbrellas"] else "refused")
@@ -147,7 +145,6 @@ def _apply_plan(
     ctx: Context[ObjectID],
     outcome: Outcome,
     run_id: str,
-    config: Config,
     doc: dict[str, Any],
     dry_run: bool,
 ) -> int:
@@ -164,10 +161,9 @@ def _apply_plan(
         # A dry run writes no object: the umbrella is checked, reported, and not built.
         commit = None
         if not dry_run:
-            commit = _commit(store, umbrella, outcome.head, ctx, run_id, config, cluster.key)
+            commit = _commit(store, umbrella, outcome.head, run_id, cluster.key)
             outcome.head = commit
-        ctx.claimed.update(umbrella.folded)
-        ctx.claimed.add(umbrella.name)
+        ctx.applied(umbrella)
         applied += 1
         doc["umbrellas"].append({"name": name, "applied": True})
         folded: dict[str, Any] = {
@@ -187,37 +183,17 @@ def _apply_plan(
 
 
 def _commit(
-    store: Store,
-    umbrella: Umbrella[ObjectID],
-    head: ObjectID,
-    ctx: Context[ObjectID],
-    run_id: str,
-    config: Config,
-    key: str,
+    store: Store, umbrella: Umbrella[ObjectID], head: ObjectID, run_id: str, key: str
 ) -> ObjectID:
     """One commit: folded skills to .archive/, the umbrella written, support files copied."""
-    retiring = [(f, f) for f in umbrella.retired if f != umbrella.folder]
-    targets = archive_targets(retiring, ctx.paths, config.skills_dir)
     tree = branches.edit_tree(
         store,
         branches.commit_tree_of(store, head),
-        moves=[(f, targets[f]) for f, _ in retiring],
+        moves=list(umbrella.archived.items()),
         files=umbrella.writes,
         copies=umbrella.copies,
     )
-    commit = branches.write_commit(store, tree, [head], umbrella_message(run_id, umbrella, key))
-    # Later umbrellas see this one's tree: its paths are taken, the folded folders moved.
-    moved = {f"{f}/" for f, _ in retiring}
-    paths = {p for p in ctx.paths if not p.startswith(tuple(moved))}
-    paths |= set(umbrella.writes) | set(umbrella.copies)
-    for folder, _ in retiring:
-        paths |= {
-            f"{targets[folder]}/{p[len(folder) + 1 :]}"
-            for p in ctx.paths
-            if p.startswith(folder + "/")
-        }
-    ctx.paths = frozenset(paths)
-    return commit
+    return branches.write_commit(store, tree, [head], umbrella_message(run_id, umbrella, key))
 
 
 def _failed(outcome: Outcome, doc: dict[str, Any], cluster: Cluster, reason: str) -> None:
@@ -249,7 +225,7 @@ def _members(
     for name in cluster.members:
         candidate = by_name[name]
         files = owned.get(candidate.path, {})
-        skill_md = files.get("SKILL.md") or files.get("skill.md")
+        skill_md = files.get(SKILL_FILE) or files.get(SKILL_FILE_LOWER)
         try:
             front = (
                 dict(parse_skill_md(store.read_blob(skill_md[0])).frontmatter) if skill_md else {}

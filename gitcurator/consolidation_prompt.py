@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from gitcurator.cluster import Candidate, Cluster
+from gitcurator.umbrella_paths import rehomed_path
 
 # Characters of skill bodies one request may carry (about 12k tokens), shared by the members.
 CLUSTER_BODY_BUDGET = 48_000
@@ -37,19 +38,6 @@ Name only skills of this cluster, each at most once. Support files move to the p
 link them there. `body` is Markdown without frontmatter; `description` (<= 1024 chars) says \
 when to use it. An empty `umbrellas` list is a valid answer.\
 """
-
-
-def rehomed_path(member: str, relative: str) -> str:
-    """Where a support file of an absorbed or demoted skill goes, inside the umbrella folder.
-
-    Files keep their kind of folder (`scripts/x.py` -> `scripts/<member>/x.py`); anything
-    else goes to `references/<member>/`. The member's name in the path keeps siblings'
-    same-named files apart.
-    """
-    kind, _, rest = relative.partition("/")
-    if rest and kind in ("references", "templates", "scripts", "assets"):
-        return f"{kind}/{member}/{rest}"
-    return f"references/{member}/{relative}"
 
 
 def excerpt(body: str, limit: int) -> tuple[str, bool]:

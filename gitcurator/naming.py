@@ -49,6 +49,10 @@ def name_map(
             target = absorbed[target]
             seen.add(target)
         names[old] = target
+    # A frontmatter alias of an absorbed skill follows it to its umbrella.
+    for alias, ident in list(names.items()):
+        if alias != ident and ident in absorbed and ident not in live:
+            names[alias] = names[ident]
     return names
 
 

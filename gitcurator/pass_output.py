@@ -45,7 +45,8 @@ def print_pass(result: PassResult, *, dry_run: bool, as_json: bool) -> None:
         return
     print(
         f"branch {result.branch} holds the pass; review it with "
-        f"`git log --stat main..{result.branch}`, then `gitcurator merge {result.run_id}` "
+        f"`git log --stat {result.base_branch}..{result.branch}`, then "
+        f"`gitcurator merge {result.run_id}` "
         f"({verb} change the default branch only then)"
     )
 

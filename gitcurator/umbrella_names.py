@@ -9,8 +9,10 @@ nothing to the next reader.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from gitcurator.fields import name_messages
+from gitcurator.skill import is_skipped_component
 
 # Leading words that mark a one-off: the session's verb, not the class of task.
 ONE_OFF_PREFIXES = frozenset(
@@ -35,6 +37,10 @@ def umbrella_name_problem(name: str) -> str | None:
     messages = name_messages(name, name)
     if messages:
         return messages[0]
+    if unicodedata.normalize("NFKC", name) != name:
+        return f"'{name}' is not in Unicode NFKC form: write it as it would be typed"
+    if is_skipped_component(name):
+        return f"'{name}' is a folder name skills are never looked for in"
     words = name.split("-")
     for i, word in enumerate(words):
         if word in TICKET_WORDS and i + 1 < len(words) and words[i + 1].isdigit():

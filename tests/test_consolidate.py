@@ -252,7 +252,7 @@ def test_after_merge_old_names_resolve_and_count_for_the_umbrella(
     for name in PDF_SKILLS:
         assert rows[name]["state"] == "archived"
         assert rows[name]["absorbed_into"] == "pdf-extraction"
-        assert rows[name]["archived_at"] is not None
+        assert rows[name]["archived_at"] == NOW  # the pass's --now, like its archives
     assert rows["pdf-extraction"]["state"] == "active"
     logged = run_cli("log", "-C", str(library))
     assert "pdf-extract-images -> pdf-extraction" in logged.out
@@ -279,7 +279,10 @@ HOSTILE = {
         {"absorb": [*PDF_SKILLS, "pdf-extract-user"]},
         "pdf-extract-user may not be folded: origin user",
     ),
-    "pinned": ({"absorb": [*PDF_SKILLS, "pdf-extract-pinned"]}, "pdf-extract-pinned"),
+    "pinned": (
+        {"absorb": [*PDF_SKILLS, "pdf-extract-pinned"]},
+        "pdf-extract-pinned may not be folded: pinned",
+    ),
     "another cluster": ({"absorb": [*PDF_SKILLS, "k8s-debug-oom"]}, "not in cluster"),
     "unknown skill": ({"absorb": ["pdf-extract-tables", "nope"]}, "no skill 'nope'"),
     "escaping path": (
@@ -287,7 +290,7 @@ HOSTILE = {
             "absorb": ["pdf-extract-tables", "pdf-extract-images"],
             "demote": [{"skill": "pdf-extract-forms", "to": "references/../../../etc/passwd"}],
         },
-        "leaves the umbrella folder",
+        "is not a plain path inside the umbrella folder",
     ),
     "scripts": (
         {
@@ -342,7 +345,7 @@ BAD_REPLIES = {
     "schema-invalid": (json.dumps({"umbrellas": [{"name": "x"}]}), "breaks the plan schema"),
     "503 every time": (Response.error(503, retry_after=0), "HTTP 503 after 2 tries"),
     "timeout": (Response.slow(8), "timed out"),
-    "not JSON at all": (Response.malformed(), "fake-model"),
+    "not JSON at all": (Response.malformed(), "the reply is not JSON"),
 }
 
 
@@ -381,11 +384,9 @@ def test_max_requests_leaves_clusters_not_reviewed(library: Path, server: FakeOp
     code, doc, err = _pass(library)
     assert code == 0, err
     assert len(server.requests) == 1
+    # Clusters are asked in name order: k8s-debug first (kept), pdf-extract left.
     statuses = {c["key"]: c["status"] for c in doc["llm"]["clusters"]}
-    assert sorted(statuses.values()) == ["kept", "not_reviewed"] or sorted(statuses.values()) == [
-        "applied",
-        "not_reviewed",
-    ]
+    assert statuses == {"k8s-debug": "kept", "pdf-extract": "not_reviewed"}
     assert doc["llm"]["stopped"] == "llm.max_requests=1 reached"
     report = _show(library, f"{doc['branch']}:{doc['report']}")
     assert "not reviewed (1, llm.max_requests=1 reached)" in report
@@ -408,6 +409,24 @@ def test_report_counts_tokens_from_the_api_usage(library: Path, server: FakeOpen
         run_json["consolidations"][0]["commit"]
         == git("rev-parse", f"{doc['branch']}~1", cwd=library).stdout.strip()
     )
+
+
+def test_dry_run_says_what_the_real_run_then_does(library: Path, server: FakeOpenAI) -> None:
+    _configure(library, server)
+    # Two umbrellas of one name in one plan: the second is refused, in both modes alike.
+    twice = _plan(
+        _umbrella(absorb=["pdf-extract-tables", "pdf-extract-images"]),
+        _umbrella(absorb=["pdf-extract-forms"]),
+    )
+    server.handler = _answer_by_cluster(twice)
+    _dry_code, dry, _ = _pass(library, "--dry-run")
+    code, real, err = _pass(library)
+    assert code == 0, err
+    assert [c["umbrella"] for c in dry["consolidations"]] == ["pdf-extraction"]
+    assert [(c["umbrella"], c["absorbed"]) for c in dry["consolidations"]] == [
+        (c["umbrella"], c["absorbed"]) for c in real["consolidations"]
+    ]
+    assert [r["reason"] for r in dry["refused"]] == [r["reason"] for r in real["refused"]]
 
 
 def test_dry_run_asks_the_model_and_writes_nothing(library: Path, server: FakeOpenAI) -> None:

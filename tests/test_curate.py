@@ -213,6 +213,8 @@ def test_status_shows_the_last_pass_and_the_schedule(aged: Path) -> None:
         "archived": 2,
         "stale": 1,
         "reactivated": 0,
+        "umbrellas": 0,
+        "folded": 0,
     }
     text = run_cli("status", "-C", r).out
     assert "last pass: 20260601-000000 (branch curator/20260601-000000, not merged)" in text

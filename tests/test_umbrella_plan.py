@@ -7,15 +7,11 @@ from typing import Any
 import pytest
 
 from gitcurator.cluster import Candidate, Cluster
-from gitcurator.consolidation_prompt import (
-    SYSTEM_PROMPT,
-    cluster_message,
-    excerpt,
-    rehomed_path,
-)
+from gitcurator.consolidation_prompt import SYSTEM_PROMPT, cluster_message, excerpt
 from gitcurator.retention import retention, units
 from gitcurator.skill import parse_skill_md
 from gitcurator.umbrella_names import umbrella_name_problem
+from gitcurator.umbrella_paths import rehomed_path
 from gitcurator.umbrella_plan import Context, Member, Refused, check_umbrella
 
 # -- names -----------------------------------------------------------------------------------
@@ -168,8 +164,9 @@ def _member(name: str, extra: dict[str, tuple[bytes, int]] | None = None) -> Mem
 
 def _setup(**extra: Any) -> tuple[Cluster, dict[str, Member[bytes]], Context[bytes]]:
     script = (_blob(b"#!/bin/sh\necho hi\n"), 0o100755)
+    notes = (_blob(b"# notes\n\nSee [run](../scripts/run.sh).\n"), 0o100644)
     members = {
-        "pdf-a": _member("pdf-a", {"scripts/run.sh": script}),
+        "pdf-a": _member("pdf-a", {"scripts/run.sh": script, "references/notes.md": notes}),
         "pdf-b": _member("pdf-b"),
         "pdf-c": _member("pdf-c"),
     }
@@ -202,11 +199,16 @@ def test_a_good_umbrella_becomes_writes_copies_and_retired_folders() -> None:
     cluster, members, ctx = _setup()
     umbrella = check_umbrella(_proposal(), cluster, members, ctx)
     assert umbrella.folder == "documents/pdf-tools"
-    assert umbrella.retired == ("documents/pdf-a", "documents/pdf-b", "documents/pdf-c")
-    # The support file is copied whole, mode and blob kept; the old link is re-pointed.
+    assert umbrella.archived == {
+        f"documents/{n}": f".archive/documents/{n}" for n in ("pdf-a", "pdf-b", "pdf-c")
+    }
+    # The script is copied whole, mode and blob kept; the old link is re-pointed.
     assert umbrella.copies == {
         "documents/pdf-tools/scripts/pdf-a/run.sh": members["pdf-a"].files["scripts/run.sh"]
     }
+    # A Markdown support file one folder deeper gets its links re-pointed, as new content.
+    notes = umbrella.writes["documents/pdf-tools/references/pdf-a/notes.md"].decode()
+    assert "](../../scripts/pdf-a/run.sh)" in notes
     skill_md = umbrella.writes["documents/pdf-tools/SKILL.md"].decode()
     assert "](scripts/pdf-a/run.sh)" in skill_md
     assert parse_skill_md(skill_md.encode()).frontmatter == {
@@ -228,20 +230,40 @@ REFUSALS = {
     "nothing": ({"absorb": ["pdf-tools"]}, "folds no skill"),
     "dotdot": (
         {"absorb": ["pdf-a"], "demote": [{"skill": "pdf-b", "to": "references/../../x.md"}]},
-        "leaves the umbrella folder",
+        "is not a plain path inside the umbrella folder",
     ),
     "absolute": (
         {"absorb": ["pdf-a"], "demote": [{"skill": "pdf-b", "to": "/etc/passwd"}]},
-        "leaves the umbrella folder",
+        "is not a plain path inside the umbrella folder",
     ),
     "scripts": (
         {"absorb": ["pdf-a"], "demote": [{"skill": "pdf-b", "to": "scripts/b.sh"}]},
         "never scripts/",
     ),
     "overwrite": (
-        {"absorb": ["pdf-a"], "demote": [{"skill": "pdf-b", "to": "references/../SKILL.md"}]},
-        "leaves the umbrella folder",
+        {"absorb": ["pdf-a"], "demote": [{"skill": "pdf-b", "to": "references/pdf-a/notes.md"}]},
+        "would overwrite a file of the umbrella",
     ),
+    "file where a folder goes": (
+        {"absorb": ["pdf-a"], "demote": [{"skill": "pdf-b", "to": "references/pdf-a"}]},
+        "is a file where",
+    ),
+    "dot-git": (
+        {"absorb": ["pdf-a"], "demote": [{"skill": "pdf-b", "to": "references/.git/hooks/x"}]},
+        "no leading dot",
+    ),
+    "too long": (
+        {"absorb": ["pdf-a"], "demote": [{"skill": "pdf-b", "to": "references/" + "x" * 300}]},
+        "is not a plain path",
+    ),
+    "case twin": (
+        {"absorb": ["pdf-a"], "demote": [{"skill": "pdf-b", "to": "references/PDF-A/Notes.md"}]},
+        "differ only in case",
+    ),
+    "long description": ({"description": "d" * 1100}, "over the 1024"),
+    "user name in another case": ({"name": "pdf-Mine"}, "lowercase"),
+    "user name in full-width letters": ({"name": "ｐｄｆ-mine"}, "NFKC"),
+    "invisible folder name": ({"name": "venv"}, "never looked for"),
     "lossy": ({"body": "PDF things."}, "loses content: it keeps"),
     "secret": (
         {"body": f"{SOURCE}\nkey: AKIAIOSFODNN7EXAMPLF\n"},
@@ -286,7 +308,7 @@ def test_merging_into_a_sibling_keeps_its_other_frontmatter_and_judges_its_own_t
         ctx,
     )
     assert umbrella.existing and umbrella.folder == "documents/pdf-a"
-    assert umbrella.retired == ("documents/pdf-b", "documents/pdf-c")
+    assert set(umbrella.archived) == {"documents/pdf-b", "documents/pdf-c"}
     written = parse_skill_md(umbrella.writes["documents/pdf-a/SKILL.md"]).frontmatter
     assert written["license"] == "MIT" and written["name"] == "pdf-a"
     assert "pdf-a" in umbrella.retention
@@ -297,3 +319,70 @@ def test_merging_into_a_sibling_keeps_its_other_frontmatter_and_judges_its_own_t
             members,
             ctx,
         )
+
+
+def test_a_copy_never_overwrites_a_file_of_the_skill_merged_into() -> None:
+    cluster, members, ctx = _setup()
+    host = members["pdf-a"]
+    mine = (_blob(b"# the host's own notes\n"), 0o100644)
+    files = {**host.files, "references/pdf-b/notes.md": mine}
+    members["pdf-a"] = Member(host.candidate, host.frontmatter, files)
+    members["pdf-b"] = _member("pdf-b", {"references/notes.md": (_blob(b"# b\n"), 0o100644)})
+    with pytest.raises(Refused, match="would overwrite documents/pdf-a/references/pdf-b/notes"):
+        check_umbrella(_proposal(name="pdf-a", absorb=["pdf-b", "pdf-c"]), cluster, members, ctx)
+
+
+def test_a_host_with_a_lowercase_skill_md_keeps_that_one_file() -> None:
+    cluster, members, ctx = _setup()
+    host = members["pdf-a"]
+    files = {("skill.md" if p == "SKILL.md" else p): v for p, v in host.files.items()}
+    members["pdf-a"] = Member(host.candidate, host.frontmatter, files)
+    umbrella = check_umbrella(
+        _proposal(name="pdf-a", absorb=["pdf-b", "pdf-c"], body=f"{SOURCE}\n"),
+        cluster,
+        members,
+        ctx,
+    )
+    written = [p for p in umbrella.writes if p.lower().endswith("/skill.md")]
+    assert written == ["documents/pdf-a/skill.md"]
+
+
+def test_a_folded_name_already_in_the_archive_is_refused_not_suffixed() -> None:
+    cluster, members, ctx = _setup()
+    ctx.paths = ctx.paths | {".archive/documents/pdf-b/SKILL.md"}
+    with pytest.raises(Refused, match=r"pdf-b is already archived at \.archive/documents/pdf-b"):
+        check_umbrella(_proposal(), cluster, members, ctx)
+
+
+def test_an_applied_umbrella_takes_its_name_and_paths_for_the_rest_of_the_pass() -> None:
+    cluster, members, ctx = _setup()
+    first = check_umbrella(_proposal(absorb=["pdf-a", "pdf-b"]), cluster, members, ctx)
+    ctx.applied(first)
+    assert ctx.live["pdf-tools"] == "documents/pdf-tools"
+    assert ".archive/documents/pdf-a/SKILL.md" in ctx.paths
+    assert "documents/pdf-a/SKILL.md" not in ctx.paths
+    with pytest.raises(Refused, match=r"an existing skill that may not be rewritten"):
+        check_umbrella(_proposal(absorb=["pdf-c"]), cluster, members, ctx)
+
+
+# -- names after a fold ----------------------------------------------------------------------
+
+
+def test_the_frontmatter_alias_of_an_absorbed_skill_follows_it_to_the_umbrella() -> None:
+    from gitcurator.naming import name_map
+    from gitcurator.skill import SkillLocation
+
+    locations = [
+        SkillLocation("pdf-tools", "pdf-tools/SKILL.md"),
+        SkillLocation(".archive/pdf-b", ".archive/pdf-b/SKILL.md", archived=True),
+    ]
+    names = name_map(locations, {".archive/pdf-b": "pdf-b-alias"}, {"pdf-b": "pdf-tools"})
+    assert names["pdf-b"] == "pdf-tools"
+    assert names["pdf-b-alias"] == "pdf-tools"
+    # Restored (live again), the skill and its alias answer for themselves.
+    live = [
+        SkillLocation("pdf-tools", "pdf-tools/SKILL.md"),
+        SkillLocation("pdf-b", "pdf-b/SKILL.md"),
+    ]
+    again = name_map(live, {"pdf-b": "pdf-b-alias"}, {"pdf-b": "pdf-tools"})
+    assert again["pdf-b"] == "pdf-b" and again["pdf-b-alias"] == "pdf-b"

@@ -152,13 +152,13 @@ def _record_archived(
         for name in c.values(audit.ARCHIVED):
             archived_at.setdefault(name, c.time)
     absorbed = dict(found[0].absorbed) if found else {}
-    # Folded skills moved to .archive/ too: they are archived as of their fold commit.
-    for c in found[0].commits if found else ():
-        for value in c.values(audit.ABSORBED):
-            archived_at.setdefault(value.partition("->")[0].strip(), c.time)
     doc = _run_json(store, tip, run_id)
     # run.json says when the pass judged the skills idle; the commit time is a fallback.
     now = _time(doc.get("now")) if doc is not None else None
+    # Folded skills moved to .archive/ too, as of the same moment.
+    for c in found[0].commits if found else ():
+        for value in c.values(audit.ABSORBED):
+            archived_at.setdefault(value.partition("->")[0].strip(), now or c.time)
     for t in doc.get("transitions", []) if doc is not None else []:
         if isinstance(t, dict) and t.get("to") == "archived" and isinstance(t.get("skill"), str):
             when = now or archived_at.get(t["skill"])
