@@ -80,8 +80,13 @@ def test_demo_finishes_quickly_and_says_what_to_try(built: Demo) -> None:
         f"gitcurator -C {built.root} list --now {NOW}",
         f"gitcurator -C {built.root} merge",
         f"gitcurator -C {built.root} rollback 20261130-090000",
+        f"gitcurator -C {built.root} clusters --now {NOW}",
     ):
         assert command in out
+    # The clusters step shows siblings at the demo's time, free of any model.
+    shown = run_cli("clusters", "--json", "--now", NOW, "-C", str(built.root))
+    assert shown.code == 0, shown
+    assert any(c["key"] == "pdf" for c in json.loads(shown.out)["clusters"])
 
 
 def test_demo_library_validates_clean(built: Demo) -> None:

@@ -203,6 +203,10 @@ def _next_steps(target: Path, run_id: str | None, now: str | None) -> str:
         (f"gitcurator -C {where} list{replay}", "every skill with state, origin, pin, usage"),
         (f"gitcurator -C {where} merge", "accept the pass into the main branch"),
         (f"gitcurator -C {where} rollback {run}", "and undo it again"),
+        (
+            f"gitcurator -C {where} clusters{replay}",
+            "siblings `run --consolidate` would fold (no model needed)",
+        ),
     ]
     width = max(len(command) for command, _ in steps)
     head = f"review branch: curator/{run}" if run_id else "the pass made no review branch"
