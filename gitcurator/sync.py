@@ -33,10 +33,7 @@ from gitcurator.store.notes import (
     read_notes,
     write_notes,
 )
-from gitcurator.store.remote import (
-    Connection,
-    Remote,
-    RemoteError,
+from gitcurator.store.refs import (
     changed_files,
     delete_ref,
     is_ancestor,
@@ -44,9 +41,9 @@ from gitcurator.store.remote import (
     move_ref,
     object_kind,
     ref_value,
-    resolve_remote,
     set_ref,
 )
+from gitcurator.store.remote import Connection, Remote, RemoteError, resolve_remote
 from gitcurator.sync_merge import MergedNotes, NotesSide, blobs_needed, decode, merge_notes
 
 MAX_TRIES = 5
