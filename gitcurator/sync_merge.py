@@ -54,16 +54,6 @@ class MergedNotes:
         return sorted(a for a, blob in self.notes.items() if side.notes.get(a) != blob)
 
 
-def merge_maps(
-    a: Mapping[str, UsageRecord], b: Mapping[str, UsageRecord]
-) -> dict[str, UsageRecord]:
-    """Every skill's record from both maps, merged where both have one."""
-    merged = dict(a)
-    for name, record in b.items():
-        merged[name] = merge_records(merged[name], record) if name in merged else record
-    return dict(sorted(merged.items()))
-
-
 def blob_id(data: bytes) -> str:
     """The git object id of a blob holding `data`."""
     return hashlib.sha1(b"blob %d\x00" % len(data) + data).hexdigest()

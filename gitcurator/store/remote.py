@@ -292,13 +292,6 @@ class Connection:
                 pushed.updated.add(ref)
         return pushed
 
-    def remote_refs(self) -> dict[bytes, ObjectID]:
-        """The remote's refs as it advertises them now."""
-        client, path = self._open()
-        with self._failures("list the refs of"), _timeout():
-            result = client.get_refs(path.encode() if isinstance(path, str) else path)
-        return {r: s for r, s in result.refs.items() if s is not None and s != ZERO_SHA}
-
     @contextlib.contextmanager
     def _failures(self, doing: str) -> Iterator[None]:
         """Every way a transport fails, as one RemoteError naming the remote."""
