@@ -33,7 +33,7 @@ from gitcurator.render import plural
 from gitcurator.report import archive_message, report_markdown, report_message, run_doc, run_paths
 from gitcurator.repository import SkillsRepo, open_repo
 from gitcurator.skill import find_skills
-from gitcurator.store import branches
+from gitcurator.store import apply, branches
 from gitcurator.store.history import skill_histories
 from gitcurator.timeutil import format_time, parse_time, utc_now
 
@@ -212,9 +212,21 @@ def curate(
     }
     final_tree = branches.edit_tree(store, branches.commit_tree_of(store, head), files=files)
     head = branches.write_commit(store, final_tree, [head], report_message(run_id, doc))
-    if not branches.create_branch(store, BRANCH_PREFIX + run_id, head):
-        raise CuratorError(f"branch {BRANCH_PREFIX + run_id} appeared meanwhile; run again")
-    _record_states(repo, plan)
+    # The branch and the states it reports go together: a Ctrl-C here waits for both, so the
+    # pass is never published without them (or reported as merely "interrupted").
+    try:
+        with apply.interrupts_deferred():
+            if not branches.create_branch(store, BRANCH_PREFIX + run_id, head):
+                raise CuratorError(f"branch {BRANCH_PREFIX + run_id} appeared meanwhile; run again")
+            _record_states(repo, plan)
+    except KeyboardInterrupt:
+        # Held until both were done: the pass is complete, only its summary is not printed.
+        print(
+            f"gitcurator: the pass was published as {BRANCH_PREFIX + run_id} before stopping; "
+            f"review it with `gitcurator log` or `git log {branch}..{BRANCH_PREFIX + run_id}`",
+            file=sys.stderr,
+        )
+        raise
     return PassResult(run_id, branch, BRANCH_PREFIX + run_id, plan, doc, valid_plans)
 
 

@@ -10,6 +10,7 @@ import pytest
 from helpers import corrupt_note, git, run_cli, write_skill
 
 from gitcurator import schemas
+from gitcurator.store.notes import key_id
 
 CREATED = "2026-01-01T00:00:00Z"
 NOW = "2026-06-01T00:00:00Z"
@@ -248,3 +249,28 @@ def test_a_pass_carries_on_past_a_corrupt_record_and_a_broken_skill(aged: Path) 
     assert "notes-keeper" in out["archived"]
     # The unreadable note is still there, untouched.
     assert git("notes", "--ref=gitcurator", "show", key, cwd=aged).stdout.strip() == "{truncated"
+
+
+def test_ctrl_c_while_the_pass_is_published_waits_and_says_where_it_is(
+    aged: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+    import signal
+
+    from gitcurator import curate
+
+    recorded = curate._record_states
+
+    def interrupted(*args: object) -> None:
+        os.kill(os.getpid(), signal.SIGINT)  # the person presses Ctrl-C right now
+        recorded(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(curate, "_record_states", interrupted)
+    result = run_cli("run", "--now", NOW, "-C", str(aged))
+    assert result.code == 130
+    assert "finishing this step first" in result.err
+    assert "the pass was published as curator/20260601-000000 before stopping" in result.err
+    # Both halves happened: the branch exists and the stale states it reports are recorded.
+    assert "refs/heads/curator/20260601-000000" in git("for-each-ref", cwd=aged).stdout
+    note = git("notes", "--ref=gitcurator", "show", key_id("helm-deploy"), cwd=aged).stdout
+    assert json.loads(note)["lifecycle"]["value"] == "stale"
