@@ -116,3 +116,10 @@ def test_version_and_module_entry_point() -> None:
     proc = run_process("--version")
     assert proc.returncode == 0
     assert re.match(r"gitcurator, version \d+\.\d+\.\d+", proc.stdout)
+
+
+def test_inside_the_git_folder_points_to_the_work_tree(repo: Path) -> None:
+    result = run_cli("list", "-C", str(repo / ".git"))
+    assert result.code == 1
+    assert f"inside the .git folder of {repo.resolve()}" in result.err
+    assert f"-C {repo.resolve()}" in result.err

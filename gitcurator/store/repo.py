@@ -148,7 +148,14 @@ class Store:
                 f"run `gitcurator init {start}` to make it one"
             ) from None
         if repo.bare:
+            gitdir = Path(repo.controldir()).resolve()
             repo.close()
+            if gitdir.name == ".git" and gitdir.parent.is_dir():
+                # Inside a work tree's .git folder: dulwich opens that folder as bare.
+                raise NotARepository(
+                    f"{start} is inside the .git folder of {gitdir.parent}; run gitcurator "
+                    f"from the work tree (`-C {gitdir.parent}`)"
+                )
             raise NotARepository(f"{start} is a bare git repository; gitcurator needs a work tree")
         return cls(repo)
 
