@@ -90,7 +90,7 @@ def rehome(
                 kind = "a symlink" if mode == LINK_MODE else "a submodule"
                 raise Refused(f"{member.folder}/{rel} is {kind}; re-home it by hand")
             path = f"{folder}/{moves[rel]}"
-            if path in taken or path in copies:
+            if path in taken or path in copies or path in rewritten:
                 raise Refused(f"re-homing {member.folder}/{rel} would overwrite {path}")
             new = _relinked(rel, moves, blob, mode, load)
             if new is None:

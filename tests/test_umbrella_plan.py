@@ -386,3 +386,12 @@ def test_the_frontmatter_alias_of_an_absorbed_skill_follows_it_to_the_umbrella()
     ]
     again = name_map(live, {"pdf-b": "pdf-b-alias"}, {"pdf-b": "pdf-tools"})
     assert again["pdf-b"] == "pdf-b" and again["pdf-b-alias"] == "pdf-b"
+
+
+@pytest.mark.parametrize("text", [b"# plain\n", b"# linked\n\n[run](../scripts/run.sh)\n"])
+def test_two_files_of_a_member_that_would_land_on_one_path_are_refused(text: bytes) -> None:
+    cluster, members, ctx = _setup()
+    page = (_blob(text), 0o100644)
+    members["pdf-b"] = _member("pdf-b", {"x.md": page, "references/x.md": page})
+    with pytest.raises(Refused, match="would overwrite documents/pdf-tools/references/pdf-b/x"):
+        check_umbrella(_proposal(), cluster, members, ctx)
