@@ -388,10 +388,15 @@ def test_the_frontmatter_alias_of_an_absorbed_skill_follows_it_to_the_umbrella()
     assert again["pdf-b"] == "pdf-b" and again["pdf-b-alias"] == "pdf-b"
 
 
-@pytest.mark.parametrize("text", [b"# plain\n", b"# linked\n\n[run](../scripts/run.sh)\n"])
-def test_two_files_of_a_member_that_would_land_on_one_path_are_refused(text: bytes) -> None:
+@pytest.mark.parametrize("linked", [False, True])
+def test_two_files_of_a_member_that_would_land_on_one_path_are_refused(linked: bool) -> None:
     cluster, members, ctx = _setup()
-    page = (_blob(text), 0o100644)
-    members["pdf-b"] = _member("pdf-b", {"x.md": page, "references/x.md": page})
+    # With links to a moved script both pages are rewritten (new content), else copied.
+    root = (_blob(b"[run](scripts/run.sh)\n" if linked else b"# plain\n"), 0o100644)
+    nested = (_blob(b"[run](../scripts/run.sh)\n" if linked else b"# plain\n"), 0o100644)
+    script = (_blob(b"#!/bin/sh\n"), 0o100755)
+    members["pdf-b"] = _member(
+        "pdf-b", {"x.md": root, "references/x.md": nested, "scripts/run.sh": script}
+    )
     with pytest.raises(Refused, match="would overwrite documents/pdf-tools/references/pdf-b/x"):
         check_umbrella(_proposal(), cluster, members, ctx)
