@@ -61,7 +61,9 @@ def test_a_second_archive_of_a_name_gets_a_suffix_and_restores_by_folder(repo: P
     assert run_cli("archive", "pdf-extract", "-C", r).code == 0
     write_skill(repo, "pdf-extract", description="Use for the second pdf-extract.")
     assert run_cli("commit", "-m", "again", "-C", r).code == 0
-    assert run_cli("archive", "pdf-extract", "-C", r).code == 0
+    second = run_cli("archive", "pdf-extract", "-C", r)
+    assert second.code == 0
+    assert "`gitcurator restore .archive/pdf-extract-2` brings it back" in second.out
     assert (repo / ".archive" / "pdf-extract-2" / "SKILL.md").exists()
     both = run_cli("restore", "pdf-extract", "-C", r)
     assert both.code == 1 and ".archive/pdf-extract-2" in both.err

@@ -169,7 +169,10 @@ def archive(start: Path, name: str, *, now: str | None) -> int:
         with apply.interrupts_deferred():  # the move and its archived_at go together
             sha = _commit(repo, tip, new_tree, message, f"archive {name}", [source.folder, target])
             record_archives(repo.store, {name: moment}, f"record the archive of {name}")
-    print(f"archived {name} to {target} ({sha[:12]}); `gitcurator restore {name}` brings it back")
+    # A name archived before keeps its folder; this copy went to a suffixed one, and only
+    # its folder tells the two apart.
+    back = name if target.rsplit("/", 1)[-1] == name else target
+    print(f"archived {name} to {target} ({sha[:12]}); `gitcurator restore {back}` brings it back")
     return EXIT_OK
 
 
