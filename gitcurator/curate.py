@@ -227,6 +227,15 @@ def curate(
             file=sys.stderr,
         )
         raise
+    except CuratorError as exc:
+        if store.branch_tip(BRANCH_PREFIX + run_id) != head:
+            raise
+        # The branch is out; only the stale/active states it reports could not be recorded
+        # (the next pass reports those transitions again).
+        raise CuratorError(
+            f"the pass was published as {BRANCH_PREFIX + run_id}, but its lifecycle states "
+            f"were not recorded: {exc}"
+        ) from None
     return PassResult(run_id, branch, BRANCH_PREFIX + run_id, plan, doc, valid_plans)
 
 

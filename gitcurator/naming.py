@@ -26,8 +26,8 @@ def name_map(
     """name -> identity for folder names, differing frontmatter names and absorbed names.
 
     `frontmatter_names` maps a skill folder to its `name:`; `absorbed` maps an absorbed name to
-    its umbrella (chains are followed to a live skill; a cycle resolves to the last name
-    before it repeats).
+    its umbrella (chains are followed to a live skill; in a cycle, which only hand-edited
+    records make, every name resolves to one member of it).
     """
     names: dict[str, str] = {}
     # A folder whose name cannot key a record (e.g. `My_Skill`) takes no usage until renamed.

@@ -195,7 +195,13 @@ def sync(
                 "so far (nothing was lost). Run `gitcurator sync` again in a moment"
             )
         result.branches_fetched = _fetch_branches(store, fetched.refs, seen, result)
-        there = {r: v for r, v in fetched.refs.items() if r.startswith(BRANCHES)}
+        # Remember the remote's branches this clone has or had: one that could not be
+        # created here (locked) stays new, so the next sync fetches it.
+        there = {
+            r: v
+            for r, v in fetched.refs.items()
+            if r.startswith(BRANCHES) and (r in seen or ref_value(store, r) is not None)
+        }
         there.update({r: local_refs(store, BRANCHES)[r] for r in pushed_branches})
         _remember_branches(store, remote, there)
     finally:

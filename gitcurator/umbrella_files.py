@@ -92,7 +92,7 @@ def rehome(
             path = f"{folder}/{moves[rel]}"
             if path in taken or path in copies or path in rewritten:
                 raise Refused(f"re-homing {member.folder}/{rel} would overwrite {path}")
-            new = _relinked(rel, moves, blob, mode, load)
+            new = _relinked(rel, moves, blob, mode, load, (member.folder, folder))
             if new is None:
                 copies[path] = (blob, mode)
             else:
@@ -101,7 +101,12 @@ def rehome(
 
 
 def _relinked(
-    rel: str, moves: Mapping[str, str], blob: Any, mode: int, load: Callable[[Any], bytes]
+    rel: str,
+    moves: Mapping[str, str],
+    blob: Any,
+    mode: int,
+    load: Callable[[Any], bytes],
+    folders: tuple[str, str],
 ) -> bytes | None:
     """A Markdown or text support file's new content if its links had to change."""
     if not rel.lower().endswith(_TEXT_SUFFIXES) or mode & 0o111:
@@ -111,8 +116,9 @@ def _relinked(
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    new_dir = posixpath.dirname(moves[rel])
-    changed = relink(text, moves, old_dir=posixpath.dirname(rel), new_dir=new_dir)
+    old_dir, new_dir = posixpath.dirname(rel), posixpath.dirname(moves[rel])
+    rebase = (_join(folders[0], old_dir), _join(folders[1], new_dir))
+    changed = relink(text, moves, old_dir=old_dir, new_dir=new_dir, rebase=rebase)
     return changed.encode() if changed != text else None
 
 
@@ -133,10 +139,16 @@ def demoted(
         if path in taken or path in writes:
             raise Refused(f"demoting {skill} to {to} would overwrite a file of the umbrella")
         member = members[skill]
-        body = relink(member.candidate.body, member.moves(), new_dir=posixpath.dirname(to))
+        new_dir = posixpath.dirname(to)
+        rebase = (member.folder, _join(folder, new_dir))
+        body = relink(member.candidate.body, member.moves(), new_dir=new_dir, rebase=rebase)
         text = f"# {skill}\n\n> {member.candidate.description.strip()}\n\n{body.strip()}\n"
         writes[path] = text.encode()
     return writes
+
+
+def _join(folder: str, sub: str) -> str:
+    return f"{folder}/{sub}" if sub else folder
 
 
 def validate_folder(

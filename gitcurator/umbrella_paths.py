@@ -18,6 +18,7 @@ SUPPORT_KINDS = ("references", "templates", "scripts", "assets")
 WRITABLE_KINDS = ("references/", "templates/")
 MAX_PATH = 255
 _COMPONENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _LINK = re.compile(r"(\]\(\s*<?)([^)\s>#]+)|(^\s{0,3}\[[^\]\n]+\]:\s*<?)([^\s>#]+)", re.M)
 
 
@@ -86,22 +87,36 @@ def moved_paths(moves: Iterable[tuple[str, str]]) -> dict[str, str]:
     return {old: news[0] for old, news in seen.items() if len(news) == 1}
 
 
-def relink(text: str, moved: Mapping[str, str], *, old_dir: str = "", new_dir: str = "") -> str:
+def relink(
+    text: str,
+    moved: Mapping[str, str],
+    *,
+    old_dir: str = "",
+    new_dir: str = "",
+    rebase: tuple[str, str] | None = None,
+) -> str:
     """`text` with relative link targets that pointed at moved files re-pointed.
 
     `moved` maps paths relative to the member's folder to paths relative to the umbrella's;
     `old_dir` and `new_dir` are the text's own folder before and after, in those terms. A
-    target that is already a new path is left alone.
+    target that is already a new path is left alone. With `rebase` (the text's folder before
+    and after, repo-relative), any other relative target is re-pointed to where it was, so
+    a link out of the skill (`../other-skill/SKILL.md`) still arrives once the text moved.
     """
-    if not moved:
-        return text
 
     def repl(m: re.Match[str]) -> str:
         lead, target = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        if _SCHEME.match(target) or target.startswith("/"):
+            return m.group(0)
         key = posixpath.normpath(posixpath.join(old_dir, target.removeprefix("./")))
         new = moved.get(key)
-        if new is None or (not old_dir and key in moved.values()):
+        if new is not None and not (not old_dir and key in moved.values()):
+            return lead + posixpath.relpath(new, new_dir or ".")
+        if rebase is None or new is not None:
             return m.group(0)
-        return lead + posixpath.relpath(new, new_dir or ".")
+        was = posixpath.normpath(posixpath.join(rebase[0], target))
+        if was == ".." or was.startswith("../"):
+            return m.group(0)  # leaves the repository: not ours to mend
+        return lead + posixpath.relpath(was, rebase[1] or ".")
 
     return _LINK.sub(repl, text)

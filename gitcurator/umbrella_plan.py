@@ -64,11 +64,13 @@ class Context(Generic[BlobId]):
 
     def applied(self, umbrella: Umbrella[BlobId]) -> None:
         """Later umbrellas of the pass see this one's tree and names."""
-        moved = tuple(f"{f}/" for f in umbrella.archived)
-        paths = {p for p in self.paths if not p.startswith(moved)}
-        for folder, target in umbrella.archived.items():
-            paths |= {target + p[len(folder) :] for p in self.paths if p.startswith(folder + "/")}
-        self.paths = frozenset(paths | set(umbrella.writes) | set(umbrella.copies))
+        gone: set[str] = set()
+        moved: set[str] = set()
+        for folder, files in umbrella.archived_files.items():
+            gone.update(f"{folder}/{rel}" for rel in files)
+            moved.update(f"{umbrella.archived[folder]}/{rel}" for rel in files)
+        added = moved | set(umbrella.writes) | set(umbrella.copies)
+        self.paths = frozenset((self.paths - gone) | added)
         self.claimed.update(umbrella.folded)
         self.claimed.add(umbrella.name)
         self.live[umbrella.name] = umbrella.folder
@@ -87,6 +89,7 @@ class Umbrella(Generic[BlobId]):
     writes: dict[str, bytes]  # repo path -> new content (mode 100644)
     copies: dict[str, tuple[BlobId, int]]  # repo path -> a member's blob and mode
     archived: dict[str, str]  # folded member folder -> its folder under .archive/
+    archived_files: dict[str, tuple[str, ...]]  # folded member folder -> its files
     retention: dict[str, float]
 
     @property
@@ -121,7 +124,10 @@ def check_umbrella(
     copies, rewritten = rehome(folder, named, members, kept_files | {skill_md}, ctx.load)
     taken = kept_files | {skill_md} | set(copies) | set(rewritten)
     demoted_texts = demoted(folder, demote, members, taken)
-    body = relink(str(proposal["body"]), moved_paths(_all_moves(named, members)))
+    moved = moved_paths(_all_moves(named, members))
+    for own in host.files if host else ():
+        moved.pop(own, None)  # the host's own files stay where they are: so do its links
+    body = relink(str(proposal["body"]), moved)
     front = dict(host.frontmatter) if host else {}
     front.update(name=name, description=description)
     writes = {skill_md: render_skill_md(front, body.strip() + "\n").encode()}
@@ -155,6 +161,7 @@ def check_umbrella(
         writes=writes,
         copies=copies,
         archived=archived,
+        archived_files={members[s].folder: tuple(members[s].files) for s in named},
         retention=kept,
     )
 

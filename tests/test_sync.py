@@ -192,6 +192,7 @@ def test_a_url_or_a_path_works_as_remote(remote: Path, tmp_path: Path) -> None:
     record(a, "x", 2, T1)
     assert sync(a, f"file://{remote}").code == 0
     b = clone(remote, tmp_path / "b")
+    git("remote", "remove", "origin", cwd=b)  # a path no remote names (else it is origin)
     done = sync(b, str(remote))
     assert done.code == 0, done
     assert usage(b) == {"x": (2, T1)}
@@ -490,3 +491,32 @@ def test_a_malformed_credentials_line_is_skipped_not_a_crash(
     )
     monkeypatch.setenv("HOME", str(home))
     assert _credentials("https://example.com/repo.git") == ("bob", "pw")
+
+
+def test_a_remote_branch_that_could_not_be_created_is_fetched_by_the_next_sync(
+    two: tuple[Path, Path],
+) -> None:
+    a, b = two
+    branch = "curator/20260101-000000"
+    git("branch", branch, cwd=a)
+    assert sync(a).code == 0
+    lock = b / ".git" / "refs" / "heads" / "curator" / "20260101-000000.lock"
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    lock.write_text("")
+    done = sync(b)
+    assert done.code == 0 and "could not be created here" in done.err
+    lock.unlink()
+    assert sync_json(b)["branches_fetched"] == [branch]
+
+
+def test_the_same_remote_by_path_or_by_name_shares_one_memory_of_branches(
+    two: tuple[Path, Path], remote: Path
+) -> None:
+    a, b = two
+    branch = "curator/20260101-000000"
+    git("branch", branch, cwd=a)
+    assert sync(a).code == 0
+    assert sync_json(b)["branches_fetched"] == [branch]
+    git("branch", "-D", branch, cwd=b)
+    assert sync_json(b, str(remote))["branches_fetched"] == []
+    assert sync_json(b, f"file://{remote}")["branches_fetched"] == []

@@ -400,3 +400,35 @@ def test_two_files_of_a_member_that_would_land_on_one_path_are_refused(linked: b
     )
     with pytest.raises(Refused, match="would overwrite documents/pdf-tools/references/pdf-b/x"):
         check_umbrella(_proposal(), cluster, members, ctx)
+
+
+def test_links_out_of_a_moved_text_still_arrive_and_the_hosts_own_stay() -> None:
+    from gitcurator.umbrella_paths import relink
+
+    moved = {"references/notes.md": "references/pdf-b/notes.md"}
+    rebase = ("documents/pdf-b", "documents/pdf-tools/references")
+    text = (
+        "[other](../other-skill/SKILL.md) [web](https://example.com/a.md) "
+        "[notes](references/notes.md#usage) [root](/etc/hosts)"
+    )
+    out = relink(text, moved, new_dir="references", rebase=rebase)
+    assert "[other](../../other-skill/SKILL.md)" in out
+    assert "[web](https://example.com/a.md)" in out
+    assert "[notes](pdf-b/notes.md#usage)" in out
+    assert "[root](/etc/hosts)" in out
+
+
+def test_a_body_link_to_the_hosts_own_file_is_not_re_pointed_to_a_folded_ones() -> None:
+    cluster, members, ctx = _setup()
+    host = members["pdf-a"]
+    mine = (_blob(b"# the host's notes\n"), 0o100644)
+    members["pdf-a"] = Member(host.candidate, host.frontmatter, {**host.files, "notes.md": mine})
+    theirs = (_blob(b"# b's notes\n"), 0o100644)
+    members["pdf-b"] = _member("pdf-b", {"notes.md": theirs})
+    umbrella = check_umbrella(
+        _proposal(name="pdf-a", absorb=["pdf-b", "pdf-c"], body=f"{SOURCE}\n[n](notes.md)\n"),
+        cluster,
+        members,
+        ctx,
+    )
+    assert "[n](notes.md)" in umbrella.writes["documents/pdf-a/SKILL.md"].decode()

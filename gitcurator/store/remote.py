@@ -43,6 +43,9 @@ _MOVED_WORDS = (
     "non-fast-forward",
     "moved",
     "failed to update ref",
+    "unable to set",  # dulwich's local client losing the compare-and-swap
+    "failed to write",
+    "atomic push failed",
 )
 # Connect and read timeout: an unreachable host must fail in seconds, not hang an agent.
 DEFAULT_TIMEOUT = 30.0
@@ -116,12 +119,25 @@ def resolve_remote(store: Store, spec: str) -> Remote:
         return Remote(spec, url)
     if "://" in spec or os.path.exists(spec) or re.match(r"^[^/\s]+@[^/\s]+:", spec):
         url = spec if "://" in spec or "@" in spec else os.path.abspath(spec)
+        # The same remote by its URL is the same remote: one memory of its branches.
+        for name, configured in remotes.items():
+            if _same_location(store, configured, url):
+                return resolve_remote(store, name)
         return Remote(spec, url)
     known = ", ".join(sorted(remotes)) if remotes else "none is configured"
     raise CuratorError(
         f"no remote named {spec!r} (remotes: {known}); give a remote's name, a URL or the path "
         "of a repository, or add one with `git remote add NAME URL`"
     )
+
+
+def _same_location(store: Store, configured: str, url: str) -> bool:
+    configured, url = configured.removeprefix("file://"), url.removeprefix("file://")
+    if _is_relative_path(configured):
+        configured = os.path.join(store.root, configured)
+    if "://" in configured or "://" in url:
+        return configured.rstrip("/") == url.rstrip("/")
+    return os.path.realpath(configured) == os.path.realpath(url)
 
 
 def _is_relative_path(url: str) -> bool:
