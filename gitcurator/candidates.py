@@ -106,4 +106,5 @@ def _candidate(
         body=doc.body,
         support_files=tuple(sorted(p for p in files if p != skill_md)),
         use_count=row.use_count,
+        frontmatter=doc.frontmatter,
     )

@@ -84,6 +84,8 @@ class Candidate:
     body: str
     support_files: tuple[str, ...] = ()
     use_count: int = 0
+    # Parsed once when the candidate is loaded; the umbrella pass keeps a host's other keys.
+    frontmatter: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

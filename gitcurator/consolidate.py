@@ -18,13 +18,12 @@ from typing import Any
 
 from gitcurator import schemas
 from gitcurator.candidates import files_by_folder, select_candidates
-from gitcurator.cluster import ARCHIVED, Cluster, clusters, left_out_because
+from gitcurator.cluster import ARCHIVED, Candidate, Cluster, clusters, left_out_because
 from gitcurator.config import Config
 from gitcurator.consolidation_prompt import SCHEMA_NAME, SYSTEM_PROMPT, cluster_message
 from gitcurator.inventory import SkillRow
 from gitcurator.llm import ChatClient, LlmError, endpoint_name
 from gitcurator.report import umbrella_message
-from gitcurator.skill import SKILL_FILE, SKILL_FILE_LOWER, SkillParseError, parse_skill_md
 from gitcurator.store import ObjectID, Store, branches
 from gitcurator.umbrella_plan import Context, Member, Refused, Umbrella, check_umbrella
 
@@ -128,7 +127,7 @@ def consolidate(
             _failed(outcome, doc, cluster, f"the model's reply is not a usable plan: {plan}")
             continue
         doc["plan"] = plan
-        members = _members(store, cluster, by_name, owned)
+        members = _members(cluster, by_name, owned)
         applied = _apply_plan(store, plan, cluster, members, ctx, outcome, run_id, doc, dry_run)
         if applied or not plan["umbrellas"]:
             outcome.valid_plans += 1
@@ -216,24 +215,16 @@ def _plan(content: str) -> dict[str, Any] | str:
 
 
 def _members(
-    store: Store,
     cluster: Cluster,
-    by_name: Mapping[str, Any],
+    by_name: Mapping[str, Candidate],
     owned: Mapping[str, Mapping[str, tuple[ObjectID, int]]],
 ) -> dict[str, Member[ObjectID]]:
-    members: dict[str, Member[ObjectID]] = {}
-    for name in cluster.members:
-        candidate = by_name[name]
-        files = owned.get(candidate.path, {})
-        skill_md = files.get(SKILL_FILE) or files.get(SKILL_FILE_LOWER)
-        try:
-            front = (
-                dict(parse_skill_md(store.read_blob(skill_md[0])).frontmatter) if skill_md else {}
-            )
-        except SkillParseError:
-            front = {}
-        members[name] = Member(candidate, front, files)
-    return members
+    return {
+        name: Member(
+            by_name[name], dict(by_name[name].frontmatter), owned.get(by_name[name].path, {})
+        )
+        for name in cluster.members
+    }
 
 
 def _ineligible(rows: Sequence[SkillRow], config: Config, now: datetime) -> dict[str, str]:

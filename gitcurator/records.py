@@ -8,6 +8,7 @@ last writer, which is why each carries the time it was set.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -201,6 +202,16 @@ def from_doc(doc: Mapping[str, Any]) -> UsageRecord:
         archived_at=doc.get("archived_at"),
         absorbed_into=doc.get("absorbed_into"),
     )
+
+
+def decode_record(name: str, data: bytes) -> UsageRecord | str:
+    """A note's record of `name`, or the first reason it is not a valid one."""
+    try:
+        doc = json.loads(data)
+    except ValueError as exc:
+        return f"not JSON ({exc})"
+    problems = check_doc(doc, name)
+    return problems[0] if problems else from_doc(doc)
 
 
 def check_doc(doc: object, skill: str) -> list[str]:

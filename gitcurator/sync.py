@@ -21,9 +21,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gitcurator import journal, telemetry
+from gitcurator import telemetry
 from gitcurator.errors import CuratorError
 from gitcurator.passes import BRANCH_PREFIX
+from gitcurator.records import decode_record
 from gitcurator.store import ObjectID, Store
 from gitcurator.store.notes import (
     NOTES_REF,
@@ -44,7 +45,7 @@ from gitcurator.store.refs import (
     set_ref,
 )
 from gitcurator.store.remote import Connection, Remote, RemoteError, resolve_remote
-from gitcurator.sync_merge import MergedNotes, NotesSide, blobs_needed, decode, merge_notes
+from gitcurator.sync_merge import MergedNotes, NotesSide, blobs_needed, merge_notes
 
 MAX_TRIES = 5
 BRANCHES = b"refs/heads/" + BRANCH_PREFIX.encode()
@@ -250,7 +251,7 @@ def _merge_locked(store: Store, remote: Remote, remote_tip: ObjectID | None) -> 
         # for the ones plain `git notes` wrote.
         if not move_ref(store, NOTES_REF, local_tip, remote_tip):
             raise CuratorError(f"{NOTES_REF.decode()} moved while syncing; run it again")
-        _names_changed(store)
+        telemetry.forget_names(store)
         changed = _notes_changed(store, local_tip, remote_tip)
         warnings = [w for w in _foreign(store, remote, changed) if w]
         return _Step(
@@ -292,7 +293,7 @@ def _merge_locked(store: Store, remote: Remote, remote_tip: ObjectID | None) -> 
         message,
         parents=[p for p in parents if p is not None],
     )
-    _names_changed(store)
+    telemetry.forget_names(store)
     return _Step(commit, merged, commit, updated, to_send)
 
 
@@ -322,9 +323,9 @@ def _breaks_a_record(
     theirs = read_blobs(store, [b for a, b in changed.items() if a in names])
     for annotated, blob in changed.items():
         name, ours = names.get(annotated), local.notes.get(annotated)
-        if name is None or ours is None or not isinstance(decode(name, theirs[blob]), str):
+        if name is None or ours is None or not isinstance(decode_record(name, theirs[blob]), str):
             continue
-        if not isinstance(decode(name, read_blobs(store, [ours])[ours]), str):
+        if not isinstance(decode_record(name, read_blobs(store, [ours])[ours]), str):
             return True
     return False
 
@@ -348,11 +349,6 @@ def _side(state: NotesState) -> NotesSide:
         {n: k.decode() for n, k in state.keys.items()},
         {p: (mode, b.decode()) for p, (mode, b) in state.others.items()},
     )
-
-
-def _names_changed(store: Store) -> None:
-    # A merged absorbed_into re-points a name, and the hot path caches names by HEAD only.
-    (telemetry.state_of(store) / journal.NAMES_CACHE).unlink(missing_ok=True)
 
 
 def _note_merge(result: SyncResult, step: _Step) -> None:

@@ -13,11 +13,10 @@ under `unreadable/` in the notes tree, with a warning.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from gitcurator.records import UsageRecord, check_doc, from_doc, merge_records
+from gitcurator.records import UsageRecord, decode_record, merge_records
 
 UNREADABLE = "unreadable/"
 
@@ -57,16 +56,6 @@ class MergedNotes:
 def blob_id(data: bytes) -> str:
     """The git object id of a blob holding `data`."""
     return hashlib.sha1(b"blob %d\x00" % len(data) + data).hexdigest()
-
-
-def decode(name: str, data: bytes) -> UsageRecord | str:
-    """A note's record, or the first reason it is not a valid record of `name`."""
-    try:
-        doc = json.loads(data)
-    except ValueError as exc:
-        return f"not JSON ({exc})"
-    problems = check_doc(doc, name)
-    return problems[0] if problems else from_doc(doc)
 
 
 def blobs_needed(local: NotesSide, remote: NotesSide) -> set[str]:
@@ -115,7 +104,7 @@ def _merge_record(
     blobs: Mapping[str, bytes],
     encode: Callable[[UsageRecord], bytes],
 ) -> None:
-    a, b = decode(name, blobs[ours]), decode(name, blobs[theirs])
+    a, b = decode_record(name, blobs[ours]), decode_record(name, blobs[theirs])
     if isinstance(a, UsageRecord) and isinstance(b, UsageRecord):
         record = merge_records(a, b)
         # Reuse a side's blob when the merge equals it: no new blob, no churn.

@@ -10,7 +10,14 @@ from pathlib import Path
 
 from gitcurator import journal
 from gitcurator.errors import CuratorError
-from gitcurator.records import UsageRecord, apply_event, check_doc, from_doc, to_doc
+from gitcurator.records import (
+    UsageRecord,
+    apply_event,
+    check_doc,
+    decode_record,
+    from_doc,
+    to_doc,
+)
 from gitcurator.statefiles import read_json, write_json
 from gitcurator.store import ObjectID, Store
 from gitcurator.store.notes import (
@@ -61,17 +68,12 @@ def load_notes(store: Store, state: NotesState | None = None) -> Loaded:
                 "(written by plain `git notes`?); skipped"
             )
             continue
-        try:
-            doc = json.loads(blobs[blob_id])
-        except ValueError as exc:
-            found = [f"not JSON ({exc})"]
-        else:
-            found = check_doc(doc, name)
-        if found:
-            loaded.problems.append(f"record of {name} is invalid and was ignored: {found[0]}")
+        record = decode_record(name, blobs[blob_id])
+        if isinstance(record, str):
+            loaded.problems.append(f"record of {name} is invalid and was ignored: {record}")
             loaded.unreadable[name] = blob_id.decode()
             continue
-        loaded.records[name] = from_doc(doc)
+        loaded.records[name] = record
     _write_cache(cache_path, key, loaded)
     return loaded
 
@@ -136,6 +138,12 @@ def update(
     """
     with notes_lock(store):
         return _update_locked(store, state_of(store), change, subject)
+
+
+def forget_names(store: Store) -> None:
+    """Drop the hot path's names cache. It is keyed by HEAD only, and a changed
+    absorbed_into re-points a name: the next `record` rebuilds it from the new notes."""
+    (state_of(store) / journal.NAMES_CACHE).unlink(missing_ok=True)
 
 
 @contextlib.contextmanager
@@ -207,9 +215,7 @@ def _update_locked(
         )
         absorbed_after = {n: r.absorbed_into for n, r in records.items() if r.absorbed_into}
         if absorbed_after != absorbed_before:
-            # A changed absorbed_into re-points a name, and the hot path caches names by HEAD
-            # only: make its next call rebuild them from the new notes.
-            (state_dir / journal.NAMES_CACHE).unlink(missing_ok=True)
+            forget_names(store)
     for segment in segments:
         segment.unlink()
     return FlushResult(events, len(touched), commit, warnings)

@@ -8,14 +8,20 @@ from collections.abc import Mapping
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gitcurator.records import HostCounters, Stamped, UsageRecord, apply_event, to_doc
+from gitcurator.records import (
+    HostCounters,
+    Stamped,
+    UsageRecord,
+    apply_event,
+    decode_record,
+    to_doc,
+)
 from gitcurator.store.notes import key_id
 from gitcurator.sync_merge import (
     MergedNotes,
     NotesSide,
     blob_id,
     blobs_needed,
-    decode,
     merge_notes,
 )
 from gitcurator.telemetry import encode_record
@@ -143,7 +149,7 @@ def _record(annotated: str, blob: str, blobs: Mapping[str, bytes]) -> UsageRecor
     names = {key_id(n): n for n in NAMES}
     if annotated not in names:
         return None
-    found = decode(names[annotated], blobs[blob])
+    found = decode_record(names[annotated], blobs[blob])
     return found if isinstance(found, UsageRecord) else None
 
 
