@@ -599,3 +599,36 @@ def test_max_requests_zero_asks_nothing_and_is_no_failure(
     assert code == 0, err
     assert server.requests == []
     assert {c["status"] for c in doc["llm"]["clusters"]} == {"not_reviewed"}
+
+
+def test_golden_consolidation_outputs_are_what_they_were(library: Path, server: FakeOpenAI) -> None:
+    """The umbrella pass's --json, REPORT.md, run.json and commit messages, byte for byte
+    (temporary paths, object ids, ports and wall times masked): the restructure's proof."""
+    import re
+
+    golden = Path(__file__).parent / "golden"
+
+    def mask(text: str) -> str:
+        text = text.replace(str(library), "<DIR>").replace(server.base_url, "<URL>")
+        text = re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:<PORT>", text)
+        text = re.sub(r'("(?:wall|elapsed)[a-z_]*": )[0-9.]+', r"\1<T>", text)
+        text = re.sub(r"tokens, [0-9.]+ s$", "tokens, <T> s", text, flags=re.M)
+        return re.sub(r"\b[0-9a-f]{12}(?:[0-9a-f]{28})?\b", "<SHA>", text)
+
+    def check(name: str, text: str) -> None:
+        path = golden / name
+        if os.environ.get("GITCURATOR_GOLDEN_WRITE") == "1":
+            path.write_text(text, encoding="utf-8")
+        assert path.read_text(encoding="utf-8") == text, name
+
+    _configure(library, server)
+    server.handler = _answer_by_cluster(_plan(_umbrella()))
+    result = run_cli("run", "--consolidate", "--json", "--now", NOW, "-C", str(library))
+    assert result.code == 0, result
+    doc = json.loads(result.out)
+    check("consolidate-run.json.out", mask(result.out))
+    run_dir = f"{doc['branch']}:.curator/runs/{doc['run_id']}"
+    check("consolidate-REPORT.md", mask(git("show", f"{run_dir}/REPORT.md", cwd=library).stdout))
+    check("consolidate-run.json", mask(git("show", f"{run_dir}/run.json", cwd=library).stdout))
+    log = git("log", "--format=%s%n%b%n--", f"main..{doc['branch']}", cwd=library).stdout
+    check("consolidate-log.txt", mask(log))
