@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from gitcurator.cluster import Candidate, Cluster, clusters
+from gitcurator.umbrella.clusters import Candidate, Cluster, clusters
 
 # name part | what it is called in prose | its tools
 #     the things its skills work on (indented, may wrap)

@@ -46,10 +46,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from bench_cluster import family_skills, singleton_skills
 from bench_validate_init import GITCURATOR, bench_env, timed, work_dir
-from fake_openai import FakeOpenAI, Response, count_tokens
+from support.fake_openai import FakeOpenAI, Response, count_tokens
 
-from gitcurator.cluster import Candidate, clusters
-from gitcurator.skill import render_skill_md
+from gitcurator.skills.document import render_skill_md
+from gitcurator.umbrella.clusters import Candidate, clusters
 
 HEADER = re.compile(r"^Cluster `([^`]*)`: (\d+) sibling skills: (.*)\.$")
 ISO = "%Y-%m-%dT%H:%M:%SZ"
@@ -232,7 +232,7 @@ def run(work: Path, args: argparse.Namespace) -> None:
 
     # What gitcurator reads back: the candidates, and clustering in process.
     from gitcurator.commands.clusters import load_candidates
-    from gitcurator.repository import open_repo
+    from gitcurator.library import open_repo
 
     t0 = time.perf_counter()
     with open_repo(repo) as opened:

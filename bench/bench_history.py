@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_validate_init import bench_env, work_dir
 from make_library import make_library
 
-from gitcurator.skill import find_skills
+from gitcurator.skills.document import find_skills
 from gitcurator.store import Store
 from gitcurator.store import history as store_history
 

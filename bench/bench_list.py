@@ -30,7 +30,7 @@ def run(work: Path, skills: int) -> None:
     timed([*GITCURATOR, "init", str(repo), "--quiet"], work, env)
     names = sorted(p.parent.name for p in repo.glob("*/*/SKILL.md"))
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from gitcurator.recording import record
+    from gitcurator.telemetry.recording import record
 
     start = time.perf_counter()
     for i in range(0, len(names), 500):

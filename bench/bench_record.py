@@ -34,7 +34,7 @@ WORKERS, PER_WORKER = 8, 250
 WORKER = """
 import sys, time
 from pathlib import Path
-from gitcurator import recording
+from gitcurator.telemetry import recording
 repo, name, count, go = sys.argv[1], sys.argv[2], int(sys.argv[3]), Path(sys.argv[4])
 while not go.exists():
     time.sleep(0.001)
@@ -76,16 +76,16 @@ def notes_commits(repo: Path, env: dict[str, str]) -> int:
 
 
 def use_count(repo: Path, skill: str) -> int:
-    from gitcurator import telemetry
-    from gitcurator.repository import open_repo
+    from gitcurator.library import open_repo
+    from gitcurator.telemetry import ledger
 
     with open_repo(repo) as r:
-        record = telemetry.load(r.store).records.get(skill)
+        record = ledger.load(r.store).records.get(skill)
     return record.use_count if record else 0
 
 
 def bench_api(repo: Path, name: str, other: str, env: dict[str, str]) -> None:
-    from gitcurator import recording
+    from gitcurator.telemetry import recording
 
     def call() -> None:
         recording.record("use", [name], repo=repo)

@@ -37,7 +37,7 @@ def run(work: Path, skills: int, due: int) -> None:
     names = [f.rsplit("/", 1)[1] for f in folders]
     timed([*GITCURATOR, "track", *names, "--origin", "agent", "-C", str(repo)], work, env)
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from gitcurator.recording import record
+    from gitcurator.telemetry.recording import record
 
     os.environ.update({k: env[k] for k in ("HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM")})
     kept = names[due:]

@@ -9,28 +9,28 @@ import os
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from gitcurator.recording import UnknownSkill as UnknownSkill
+    from gitcurator.telemetry.recording import UnknownSkill as UnknownSkill
 
 __version__ = "0.1.0"
 
 
 def record_use(*names: str, repo: str | os.PathLike[str] = ".", at: str | None = None) -> None:
     """Record that an agent loaded these skills (raises UnknownSkill; nothing recorded then)."""
-    from gitcurator.recording import record
+    from gitcurator.telemetry.recording import record
 
     record("use", names, at=at, repo=os.path.expanduser(repo))
 
 
 def record_view(*names: str, repo: str | os.PathLike[str] = ".", at: str | None = None) -> None:
     """Record that an agent opened these skills without using them."""
-    from gitcurator.recording import record
+    from gitcurator.telemetry.recording import record
 
     record("view", names, at=at, repo=os.path.expanduser(repo))
 
 
 def __getattr__(name: str) -> object:
     if name == "UnknownSkill":
-        from gitcurator.recording import UnknownSkill
+        from gitcurator.telemetry.recording import UnknownSkill
 
         return UnknownSkill
     raise AttributeError(name)

@@ -352,7 +352,7 @@ def run(start: Path, dry_run: bool, consolidate: bool, now: str | None, as_json:
     Nothing changes on the default branch until `gitcurator merge RUN`. --dry-run asks the
     model too, but writes nothing at all.
     """
-    from gitcurator.curate import run_pass
+    from gitcurator.curation.curator_pass import run_pass
 
     _exit(run_pass(start, now=now, dry_run=dry_run, as_json=as_json, consolidate=consolidate))
 

@@ -6,7 +6,7 @@ import json
 import sys
 from collections.abc import Iterable, Sequence
 
-from gitcurator.validate import Finding
+from gitcurator.skills.check_skill import Finding
 
 
 def emit_json(doc: object) -> None:

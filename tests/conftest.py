@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import CliResult, run_cli, write_skill
+from support.repos import CliResult, run_cli, write_skill
 
 
 @pytest.fixture(autouse=True)

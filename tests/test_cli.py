@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 import pytest
-from helpers import run_cli, run_process
+from support.repos import run_cli, run_process
 
 from gitcurator.cli import cli
 

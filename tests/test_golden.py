@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import git, run_cli
+from support.repos import git, run_cli
 
 GOLDEN = Path(__file__).parent / "golden"
 NOW = "2026-11-01T12:00:00Z"

@@ -7,12 +7,19 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from gitcurator.candidates import UNREADABLE, Candidates, select_candidates
-from gitcurator.cluster import NOT_CURATED, PINNED, PROTECTED, TOO_YOUNG, Cluster, clusters
 from gitcurator.commands.inventory import collect
 from gitcurator.errors import EXIT_OK
+from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.render import emit_json, plural
-from gitcurator.repository import SkillsRepo, open_repo
+from gitcurator.umbrella.candidates import UNREADABLE, Candidates, select_candidates
+from gitcurator.umbrella.clusters import (
+    NOT_CURATED,
+    PINNED,
+    PROTECTED,
+    TOO_YOUNG,
+    Cluster,
+    clusters,
+)
 
 
 def load_candidates(repo: SkillsRepo, now: str | None) -> Candidates:

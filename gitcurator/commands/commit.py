@@ -8,20 +8,20 @@ from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from gitcurator import telemetry
-from gitcurator.checks import check_tree
-from gitcurator.cluster import Candidate
 from gitcurator.errors import EXIT_OK, CuratorError, UsageError, ValidationFailed
-from gitcurator.files import FileTree
-from gitcurator.naming import identity, refresh_names_cache
-from gitcurator.records import ORIGINS, Stamped, UsageRecord
+from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.render import findings_text, plural
-from gitcurator.repository import SkillsRepo, open_repo
-from gitcurator.similar import Match, Profile, find_similar, profile, refusal
-from gitcurator.skill import SkillLocation, SkillParseError, find_skills, parse_skill_md
+from gitcurator.skills.check_tree import check_tree
+from gitcurator.skills.document import SkillLocation, SkillParseError, find_skills, parse_skill_md
+from gitcurator.skills.files import FileTree
 from gitcurator.statefiles import read_json, write_json
 from gitcurator.store import ObjectID, WorktreeChanges
+from gitcurator.telemetry import ledger
+from gitcurator.telemetry.names import identity, refresh_names_cache
+from gitcurator.telemetry.records import ORIGINS, Stamped, UsageRecord
 from gitcurator.timeutil import format_time, utc_now
+from gitcurator.umbrella.clusters import Candidate
+from gitcurator.umbrella.near_duplicates import Match, Profile, find_similar, profile, refusal
 
 # `name:SKILL.md blob` -> [description key, packed words] of the skills at HEAD: what the
 # near-duplicate guard compares a new skill with, kept so a commit does not re-read and
@@ -91,9 +91,7 @@ def commit(start: Path, message: str, origin: str | None, *, allow_similar: bool
                 records[name] = replace(records.get(name) or UsageRecord(name), origin=stamp)
             return fresh
 
-        flushed = telemetry.update(
-            store, record_origins, f"gitcurator: origin {origin} of new skills"
-        )
+        flushed = ledger.update(store, record_origins, f"gitcurator: origin {origin} of new skills")
         refresh_names_cache(repo)
     for warning in flushed.warnings:
         print(f"gitcurator: warning: {warning}", file=sys.stderr)
@@ -152,7 +150,7 @@ def _profiles(
 ) -> list[Profile]:
     """The library's profiles, from the cache where it has them; the cache is rewritten (with
     `fresh`, the new skills') only when it lacked some or held others."""
-    path = telemetry.state_of(repo.store) / WORDS_CACHE
+    path = ledger.state_of(repo.store) / WORDS_CACHE
     cached = read_json(path)
     cache: dict[str, list[str]] = cached if isinstance(cached, dict) else {}
     kept: dict[str, list[str]] = {}

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from gitcurator import demo as sample
+from gitcurator.demo import catalogue as sample
 from gitcurator.errors import EXIT_OK, CuratorError
 from gitcurator.render import plural
 from gitcurator.timeutil import format_time, parse_time, utc_now
@@ -50,7 +50,7 @@ def demo(folder: Path | None, *, now: str | None) -> int:
         _clear(target, created)  # leave the folder as we found it
         raise
     print(_summary(target, built))
-    from gitcurator.curate import run_pass
+    from gitcurator.curation.curator_pass import run_pass
 
     stamp = format_time(moment)
     print(f"\nrunning a curator pass as of {stamp}:\n")
@@ -129,14 +129,14 @@ def _write(target: Path, skills: Sequence[sample.DemoSkill], patched: bool = Fal
 
 def _record(target: Path, events: Sequence[sample.Usage]) -> None:
     """Record the usage the way an agent does, then fold it into the notes."""
-    from gitcurator import telemetry
-    from gitcurator.recording import record
-    from gitcurator.repository import open_repo
+    from gitcurator.library import open_repo
+    from gitcurator.telemetry import ledger
+    from gitcurator.telemetry.recording import record
 
     for event in events:
         record(event.kind, [event.name], at=format_time(event.at), repo=target)
     with open_repo(target) as repo:
-        telemetry.flush(repo.store)
+        ledger.flush(repo.store)
 
 
 @contextlib.contextmanager

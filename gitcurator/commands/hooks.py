@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from gitcurator.errors import EXIT_OK, CuratorError
-from gitcurator.repository import open_repo
+from gitcurator.library import open_repo
 
 MARKER = "gitcurator pre-commit hook"
 

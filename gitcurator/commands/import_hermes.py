@@ -18,16 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gitcurator import telemetry
-from gitcurator.checks import check_tree
 from gitcurator.config import CONFIG_FILE, DEFAULT_CONFIG_TEXT, Config
 from gitcurator.errors import EXIT_OK, CuratorError, NotARepository, UsageError, ValidationFailed
-from gitcurator.importers import hermes
-from gitcurator.naming import identity
-from gitcurator.records import UsageRecord
+from gitcurator.importers.hermes import plan as hermes
+from gitcurator.library import read_config
 from gitcurator.render import emit_json, findings_text, plural
-from gitcurator.repository import read_config
-from gitcurator.skill import (
+from gitcurator.skills.check_tree import check_tree
+from gitcurator.skills.document import (
     ARCHIVE_DIR,
     MAX_SKILL_MD_BYTES,
     SkillLocation,
@@ -38,6 +35,9 @@ from gitcurator.skill import (
 )
 from gitcurator.store import Store
 from gitcurator.store.notes import NOTES_REF
+from gitcurator.telemetry import ledger
+from gitcurator.telemetry.names import identity
+from gitcurator.telemetry.records import UsageRecord
 from gitcurator.timeutil import format_time, utc_now
 
 
@@ -428,7 +428,7 @@ def _write_notes(
         seen.update(records)
         return touched
 
-    result = telemetry.update(store, change, "gitcurator: import Hermes usage, pins and origins")
+    result = ledger.update(store, change, "gitcurator: import Hermes usage, pins and origins")
     for warning in result.warnings:
         print(f"gitcurator: warning: {warning}", file=sys.stderr)
     return result.commit

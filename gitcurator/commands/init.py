@@ -6,14 +6,14 @@ import shutil
 import sys
 from pathlib import Path
 
-from gitcurator.checks import check_tree
 from gitcurator.config import CONFIG_FILE, DEFAULT_CONFIG_TEXT, Config, parse_config
 from gitcurator.errors import EXIT_OK, NotARepository, UsageError, ValidationFailed
-from gitcurator.naming import refresh_names_cache
+from gitcurator.library import SkillsRepo, read_config
 from gitcurator.render import findings_text, plural
-from gitcurator.repository import SkillsRepo, read_config
-from gitcurator.skill import find_skills
+from gitcurator.skills.check_tree import check_tree
+from gitcurator.skills.document import find_skills
 from gitcurator.store import Store
+from gitcurator.telemetry.names import refresh_names_cache
 
 
 def init(path: Path, *, verify: bool = True, quiet: bool = False) -> int:

@@ -8,14 +8,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from gitcurator import telemetry
 from gitcurator.errors import EXIT_OK, CuratorError
-from gitcurator.inventory import SkillRow, build_rows, summarise
-from gitcurator.naming import identity, known_names
+from gitcurator.library import SkillsRepo, open_repo
+from gitcurator.lifecycle.inventory import SkillRow, build_rows, summarise
 from gitcurator.render import emit_json, plural
-from gitcurator.repository import SkillsRepo, open_repo
-from gitcurator.skill import find_skills
+from gitcurator.skills.document import find_skills
 from gitcurator.store.history import skill_histories
+from gitcurator.telemetry import ledger
+from gitcurator.telemetry.names import identity, known_names
 from gitcurator.timeutil import format_time, parse_time, utc_now
 
 
@@ -31,7 +31,7 @@ def collect(repo: SkillsRepo, now: str | None) -> Inventory:
     moment = parse_time(now, "--now") if now else utc_now()
     store = repo.store
     locations = find_skills(store.head_paths(), repo.config.skills_dir)
-    loaded = telemetry.load(store)
+    loaded = ledger.load(store)
     histories = skill_histories(
         store, {loc.folder: identity(loc) for loc in locations}, repo.config.skills_dir
     )
@@ -113,13 +113,13 @@ def show(start: Path, name: str, *, now: str | None, as_json: bool) -> int:
 
 def status(start: Path, *, now: str | None, as_json: bool) -> int:
     """Counts, pins, schedule and the most and least used curated skills."""
-    from gitcurator.passes import last_pass
-    from gitcurator.schedule import schedule_summary
+    from gitcurator.audit.passes import last_pass
+    from gitcurator.lifecycle.schedule import schedule_summary
 
     with open_repo(start) as repo:
         inv = collect(repo, now)
         newest = last_pass(repo.store)
-        schedule = schedule_summary(telemetry.state_of(repo.store), repo.config.curator, inv.now)
+        schedule = schedule_summary(ledger.state_of(repo.store), repo.config.curator, inv.now)
     _warn(inv.problems)
     doc: dict[str, Any] = {"now": format_time(inv.now), **summarise(inv.rows)}
     doc.update(

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gitcurator.audit import Entry
+from gitcurator.audit.passes import read_trail
+from gitcurator.audit.trail import Entry
 from gitcurator.errors import EXIT_OK
-from gitcurator.passes import read_trail
+from gitcurator.library import open_repo
 from gitcurator.render import emit_json, name_list
-from gitcurator.repository import open_repo
 
 
 def log(start: Path, *, as_json: bool) -> int:

@@ -14,19 +14,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gitcurator import audit
+from gitcurator.audit import trail
+from gitcurator.audit.passes import BRANCH_PREFIX, run_order
 from gitcurator.commands.moves import record_archives
 from gitcurator.errors import EXIT_OK, CuratorError
-from gitcurator.naming import refresh_names_cache
-from gitcurator.passes import BRANCH_PREFIX, run_order
+from gitcurator.library import open_repo
+from gitcurator.lifecycle.report import run_paths
 from gitcurator.render import emit_json, name_list, other_branch_note, plural
-from gitcurator.report import run_paths
-from gitcurator.repository import open_repo
 from gitcurator.store import apply, branches, graph
 from gitcurator.store.apply import CommitId
 from gitcurator.store.branches import branch_names, file_at
 from gitcurator.store.graph import CommitInfo
-from gitcurator.store.repo import Store
+from gitcurator.store.repository import Store
+from gitcurator.telemetry.names import refresh_names_cache
 from gitcurator.timeutil import normalise
 
 
@@ -145,11 +145,11 @@ def _record_archived(
 ) -> list[str]:
     """Record `archived_at` (the pass's `now`) and `absorbed_into` of the skills the pass
     archived or absorbed; returns the archived names."""
-    logged = [audit.LoggedCommit(c.id.decode(), c.time, c.message) for c in commits]
-    found = [p for p in audit.passes(logged) if p.run_id == run_id]
+    logged = [trail.LoggedCommit(c.id.decode(), c.time, c.message) for c in commits]
+    found = [p for p in trail.passes(logged) if p.run_id == run_id]
     archived_at: dict[str, str] = {}
     for c in found[0].commits if found else ():
-        for name in c.values(audit.ARCHIVED):
+        for name in c.values(trail.ARCHIVED):
             archived_at.setdefault(name, c.time)
     absorbed = dict(found[0].absorbed) if found else {}
     doc = _run_json(store, tip, run_id)
@@ -157,7 +157,7 @@ def _record_archived(
     now = _time(doc.get("now")) if doc is not None else None
     # Folded skills moved to .archive/ too, as of the same moment.
     for c in found[0].commits if found else ():
-        for value in c.values(audit.ABSORBED):
+        for value in c.values(trail.ABSORBED):
             archived_at.setdefault(value.partition("->")[0].strip(), now or c.time)
     for t in doc.get("transitions", []) if doc is not None else []:
         if isinstance(t, dict) and t.get("to") == "archived" and isinstance(t.get("skill"), str):

@@ -15,13 +15,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
-from gitcurator import telemetry
 from gitcurator.errors import EXIT_OK, CuratorError, UsageError
-from gitcurator.naming import VALID_NAME, identity, refresh_names_cache
-from gitcurator.records import UsageRecord
+from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.render import emit_json, other_branch_note, plural
-from gitcurator.repository import SkillsRepo, open_repo
-from gitcurator.skill import (
+from gitcurator.skills.document import (
     ARCHIVE_DIR,
     SkillLocation,
     SkillParseError,
@@ -30,7 +27,10 @@ from gitcurator.skill import (
 )
 from gitcurator.store import apply, branches, graph
 from gitcurator.store.apply import CommitId, TreeId
-from gitcurator.store.repo import Store
+from gitcurator.store.repository import Store
+from gitcurator.telemetry import ledger
+from gitcurator.telemetry.names import VALID_NAME, identity, refresh_names_cache
+from gitcurator.telemetry.records import UsageRecord
 from gitcurator.timeutil import days_between, format_time, parse_time, utc_now
 
 # The pass (and `archive`) suffix a folder whose name .archive/ already holds: x-2, x-3, ...
@@ -157,7 +157,7 @@ def archive(start: Path, name: str, *, now: str | None) -> int:
         source = next((s for s in tip.skills if not s.archived and identity(s) == name), None)
         if source is None:
             raise CuratorError(f"no live skill named {name} (see `gitcurator list`)")
-        record = telemetry.load(repo.store).records.get(name)
+        record = ledger.load(repo.store).records.get(name)
         if record is not None and record.is_pinned:
             raise CuratorError(f"{name} is pinned; unpin it first (`gitcurator unpin {name}`)")
         target = _archive_target(repo, tip, source)
@@ -213,7 +213,7 @@ def record_archives(
     if not names:
         return
     try:
-        result = telemetry.update(store, change, f"gitcurator: {what}")
+        result = ledger.update(store, change, f"gitcurator: {what}")
     except CuratorError as exc:
         print(f"gitcurator: warning: archived_at was not recorded: {exc}", file=sys.stderr)
         return
@@ -256,7 +256,7 @@ def purge(
     write = yes and not dry_run
     with open_repo(start) as repo:
         tip = _tip(repo)
-        records = telemetry.load(repo.store).records
+        records = ledger.load(repo.store).records
         stamps = {n: r.archived_at for n, r in records.items() if r.archived_at}
         archived = [(archived_name(repo, tip, s), s.folder) for s in tip.skills if s.archived]
         plan = plan_purge(archived, stamps, days, moment)

@@ -7,12 +7,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from gitcurator import telemetry
 from gitcurator.errors import EXIT_OK, CuratorError
-from gitcurator.journal import invalid_name_hint
-from gitcurator.naming import known_names
-from gitcurator.records import Stamped, UsageRecord
-from gitcurator.repository import SkillsRepo, open_repo
+from gitcurator.library import SkillsRepo, open_repo
+from gitcurator.telemetry import ledger
+from gitcurator.telemetry.journal import invalid_name_hint
+from gitcurator.telemetry.names import known_names
+from gitcurator.telemetry.records import Stamped, UsageRecord
 from gitcurator.timeutil import format_time, utc_now
 
 
@@ -48,7 +48,7 @@ def _set_field(start: Path, names: Sequence[str], field: str, value: object, sub
                 changed.append(skill)
             return set(changed)
 
-        result = telemetry.update(repo.store, change, subject)
+        result = ledger.update(repo.store, change, subject)
     for warning in result.warnings:
         print(f"gitcurator: warning: {warning}", file=sys.stderr)
     unchanged = [s for s in skills if s not in changed]
@@ -78,7 +78,7 @@ def adopt(start: Path, name: str) -> int:
     """Hand a user skill over to the curator: its origin becomes agent."""
     with open_repo(start) as repo:
         (skill,) = resolve_names(repo, [name])
-        record = telemetry.load(repo.store).records.get(skill) or UsageRecord(skill)
+        record = ledger.load(repo.store).records.get(skill) or UsageRecord(skill)
     if record.origin_value in ("hub", "bundled"):
         raise CuratorError(
             f"{skill} came from a {record.origin_value} source; gitcurator curates only skills "

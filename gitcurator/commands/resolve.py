@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from gitcurator.errors import EXIT_OK, CuratorError
-from gitcurator.journal import invalid_name_hint
-from gitcurator.naming import identity, known_names
+from gitcurator.library import open_repo
 from gitcurator.render import emit_json
-from gitcurator.repository import open_repo
-from gitcurator.skill import find_skills
+from gitcurator.skills.document import find_skills
+from gitcurator.telemetry.journal import invalid_name_hint
+from gitcurator.telemetry.names import identity, known_names
 
 
 def resolve(start: Path, name: str, *, as_json: bool) -> int:

@@ -12,23 +12,23 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from gitcurator import audit
+from gitcurator.audit import trail
 from gitcurator.errors import EXIT_OK, CuratorError, UsageError
-from gitcurator.naming import refresh_names_cache
+from gitcurator.library import open_repo
 from gitcurator.render import emit_json, name_list, other_branch_note, plural
-from gitcurator.repository import open_repo
 from gitcurator.store import apply, branches, graph
 from gitcurator.store.history import history_changes
-from gitcurator.store.repo import Store
+from gitcurator.store.repository import Store
+from gitcurator.telemetry.names import refresh_names_cache
 
 
-def merged_passes(store: Store, branch: str) -> list[audit.Pass]:
+def merged_passes(store: Store, branch: str) -> list[trail.Pass]:
     """The passes in the history of `branch`, oldest first."""
     tip = store.branch_tip(branch)
     if tip is None:
         return []
-    logged = [audit.LoggedCommit(c.commit, c.time, c.message) for c in history_changes(store, tip)]
-    return audit.passes(logged)
+    logged = [trail.LoggedCommit(c.commit, c.time, c.message) for c in history_changes(store, tip)]
+    return trail.passes(logged)
 
 
 def list_rollbacks(start: Path, *, as_json: bool) -> int:
@@ -38,7 +38,7 @@ def list_rollbacks(start: Path, *, as_json: bool) -> int:
         found = [
             p
             for p in reversed(merged_passes(repo.store, target))
-            if p.skill_commits and p.status != audit.ROLLED_BACK
+            if p.skill_commits and p.status != trail.ROLLED_BACK
         ]
     if as_json:
         emit_json(
@@ -115,7 +115,7 @@ def rollback(start: Path, run: str | None, commit: str | None, *, as_json: bool)
 
 def _choose(
     store: Store, target: str, run: str | None, commit: str | None
-) -> tuple[audit.Pass, list[audit.LoggedCommit]]:
+) -> tuple[trail.Pass, list[trail.LoggedCommit]]:
     """The pass and the commits of it to revert, newest first."""
     run = run.removeprefix("curator/") if run else None
     found = merged_passes(store, target)
@@ -158,14 +158,14 @@ def _choose(
     return chosen, undo
 
 
-def _restored(undo: list[audit.LoggedCommit]) -> list[str]:
+def _restored(undo: list[trail.LoggedCommit]) -> list[str]:
     """Skills the reverted commits had archived or absorbed, which come back now."""
-    names = [n for c in undo for n in c.values(audit.ARCHIVED)]
-    names += [v.partition("->")[0].strip() for c in undo for v in c.values(audit.ABSORBED)]
+    names = [n for c in undo for n in c.values(trail.ARCHIVED)]
+    names += [v.partition("->")[0].strip() for c in undo for v in c.values(trail.ABSORBED)]
     return sorted(set(names))
 
 
-def _message(run_id: str, undo: list[audit.LoggedCommit], restored: list[str], whole: bool) -> str:
+def _message(run_id: str, undo: list[trail.LoggedCommit], restored: list[str], whole: bool) -> str:
     shown = name_list(restored, 3)
     what = f"run {run_id}" if whole else f"{undo[0].commit[:12]} of run {run_id}"
     subject = f"curator: roll back {what}" + (f" (restores {shown})" if restored else "")

@@ -11,13 +11,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from gitcurator import telemetry
 from gitcurator.config import CuratorPolicy
+from gitcurator.curation.pass_lock import PassBusy, pass_lock
 from gitcurator.errors import EXIT_OK, UsageError
-from gitcurator.passlock import PassBusy, pass_lock
-from gitcurator.render import emit_json
-from gitcurator.repository import open_repo
-from gitcurator.schedule import (
+from gitcurator.library import open_repo
+from gitcurator.lifecycle.schedule import (
     Decision,
     ScheduleState,
     due,
@@ -25,6 +23,8 @@ from gitcurator.schedule import (
     read_state,
     update_state,
 )
+from gitcurator.render import emit_json
+from gitcurator.telemetry import ledger
 from gitcurator.timeutil import format_time, parse_time, utc_now
 
 
@@ -37,7 +37,7 @@ class _Clone:
 
 def _open(start: Path) -> _Clone:
     with open_repo(start) as repo:
-        return _Clone(repo.config.curator, telemetry.state_of(repo.store), repo.root)
+        return _Clone(repo.config.curator, ledger.state_of(repo.store), repo.root)
 
 
 def maybe_run(start: Path, *, idle_for: float | None, now: str | None, as_json: bool) -> int:
@@ -72,7 +72,7 @@ def _decide_and_run(
     if not decision.run:
         _emit(decision, as_json)
         return EXIT_OK
-    from gitcurator.curate import run_pass
+    from gitcurator.curation.curator_pass import run_pass
 
     if not as_json:
         print(f"running a curator pass: {decision.reason}")

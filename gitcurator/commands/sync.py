@@ -7,10 +7,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from gitcurator.errors import EXIT_OK
+from gitcurator.library import open_repo
 from gitcurator.render import emit_json, name_list, plural
-from gitcurator.repository import open_repo
-from gitcurator.sync import SyncResult
-from gitcurator.sync import sync as sync_with
+from gitcurator.sync.exchange import SyncResult
+from gitcurator.sync.exchange import sync as sync_with
 
 
 def sync(start: Path, remote: str, *, as_json: bool) -> int:

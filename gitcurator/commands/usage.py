@@ -11,9 +11,9 @@ from gitcurator.errors import EXIT_OK, CuratorError, NotARepository
 
 def record(start: Path, kind: str, names: Sequence[str], at: str | None) -> int:
     """Append events to the journal; unknown names → exit 1 and nothing recorded."""
-    from gitcurator.journal import JournalError
-    from gitcurator.recording import UnknownSkill
-    from gitcurator.recording import record as record_events
+    from gitcurator.telemetry.journal import JournalError
+    from gitcurator.telemetry.recording import UnknownSkill
+    from gitcurator.telemetry.recording import record as record_events
 
     try:
         record_events(kind, names, at=at, repo=start)
@@ -22,7 +22,7 @@ def record(start: Path, kind: str, names: Sequence[str], at: str | None) -> int:
             f"{start} is not inside a skills repository; run `gitcurator init {start}` first"
         ) from None
     except UnknownSkill as exc:
-        from gitcurator.journal import invalid_name_hint
+        from gitcurator.telemetry.journal import invalid_name_hint
 
         raise CuratorError(
             f"no skill named {', '.join(exc.names)} in this repository; nothing was recorded "
@@ -35,12 +35,12 @@ def record(start: Path, kind: str, names: Sequence[str], at: str | None) -> int:
 
 def flush(start: Path) -> int:
     """Fold buffered events into the notes now."""
-    from gitcurator import telemetry
+    from gitcurator.library import open_repo
     from gitcurator.render import plural
-    from gitcurator.repository import open_repo
+    from gitcurator.telemetry import ledger
 
     with open_repo(start) as repo:
-        result = telemetry.flush(repo.store)
+        result = ledger.flush(repo.store)
     for warning in result.warnings:
         print(f"gitcurator: warning: {warning}", file=sys.stderr)
     if result.commit:

@@ -6,10 +6,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from gitcurator.checks import check_tree
 from gitcurator.errors import EXIT_FAILURE, EXIT_OK, UsageError
+from gitcurator.library import open_repo
 from gitcurator.render import emit_json, findings_text, plural
-from gitcurator.repository import open_repo
+from gitcurator.skills.check_tree import check_tree
 
 
 def validate(

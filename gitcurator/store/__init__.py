@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dulwich.objects import ObjectID
 
-from gitcurator.store.repo import (
+from gitcurator.store.repository import (
     DEFAULT_BRANCH,
     StagedFile,
     Store,

@@ -33,9 +33,9 @@ from dulwich.objects import Blob, ObjectID, parse_tree
 from dulwich.refs import Ref
 
 from gitcurator.errors import StoreError
-from gitcurator.skill import SKILL_FILE, SKILL_FILE_LOWER
+from gitcurator.skills.document import SKILL_FILE, SKILL_FILE_LOWER
 from gitcurator.store.graph import load_commit
-from gitcurator.store.repo import Store, _stat_unchanged
+from gitcurator.store.repository import Store, _stat_unchanged
 
 CommitId = ObjectID
 TreeId = ObjectID

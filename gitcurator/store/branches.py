@@ -15,7 +15,7 @@ from dulwich.objects import Blob, Commit, ObjectID, Tree
 from dulwich.refs import Ref
 
 from gitcurator.errors import StoreError
-from gitcurator.store.repo import Store
+from gitcurator.store.repository import Store
 
 _TREE_MODE = 0o040000
 _FILE_MODE = 0o100644

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from dulwich.objects import Commit, ObjectID
 
 from gitcurator.errors import StoreError
-from gitcurator.store.repo import Store
+from gitcurator.store.repository import Store
 from gitcurator.timeutil import format_time
 
 CommitId = ObjectID

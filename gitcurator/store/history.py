@@ -23,10 +23,10 @@ from pathlib import Path
 
 from dulwich.objects import Commit, ObjectID, parse_tree
 
-from gitcurator.history import CommitChanges, SkillHistory, fold_history
-from gitcurator.journal import STATE_DIR
+from gitcurator.lifecycle.skill_history import CommitChanges, SkillHistory, fold_history
 from gitcurator.statefiles import read_json, write_atomic
-from gitcurator.store.repo import Store
+from gitcurator.store.repository import Store
+from gitcurator.telemetry.journal import STATE_DIR
 from gitcurator.timeutil import format_time
 
 CACHE_FILE = "history-cache.json"

@@ -17,7 +17,7 @@ from dulwich.objects import Blob, Commit, ObjectID, Tree
 from dulwich.refs import Ref
 
 from gitcurator.errors import StoreError
-from gitcurator.store.repo import Store, _Batch
+from gitcurator.store.repository import Store, _Batch
 
 NOTES_REF = b"refs/notes/gitcurator"
 KEYS_DIR = b"skills"

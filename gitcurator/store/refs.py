@@ -13,7 +13,7 @@ from dulwich.refs import Ref
 
 from gitcurator.errors import CuratorError
 from gitcurator.store.branches import commit_tree_of
-from gitcurator.store.repo import Store
+from gitcurator.store.repository import Store
 
 
 def ref_value(store: Store, ref: bytes) -> ObjectID | None:

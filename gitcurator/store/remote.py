@@ -31,7 +31,7 @@ from dulwich.pack import generate_unpacked_objects
 from dulwich.refs import Ref
 
 from gitcurator.errors import CuratorError
-from gitcurator.store.repo import Store
+from gitcurator.store.repository import Store
 
 SIDE_PREFIX = b"refs/notes/gitcurator-remotes/"
 # How receive-pack words a refusal caused by a concurrent update of the ref.

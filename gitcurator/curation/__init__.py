@@ -1,0 +1,1 @@
+"""A curator pass: load, plan, apply, report; the pass lock."""

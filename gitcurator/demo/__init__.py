@@ -1,0 +1,1 @@
+"""The sample library of `gitcurator demo`: its catalogue and timeline."""

@@ -1,0 +1,2 @@
+"""The deterministic lifecycle: rules and the pass plan (pure), inventory rows, skill history,
+schedule rules and the pass report (pure)."""

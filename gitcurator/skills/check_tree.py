@@ -1,0 +1,88 @@
+"""Validation of a whole FileTree: which skills to check, each one's rules, duplicate names."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gitcurator.skills.check_skill import Finding, duplicate_names, skill_name, validate_skill
+from gitcurator.skills.document import SkillLocation, find_skills
+from gitcurator.skills.files import FileTree, SkillFiles
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    """Findings over the checked skills; `ignored` lists paths that belong to no skill."""
+
+    checked: tuple[SkillLocation, ...]
+    findings: tuple[Finding, ...]
+    ignored: tuple[str, ...] = ()
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for f in self.findings if f.level == "error")
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for f in self.findings if f.level == "warning")
+
+
+def select_skills(
+    skills: Sequence[SkillLocation], paths: Sequence[str]
+) -> tuple[list[SkillLocation], list[str]]:
+    """The skills that hold or lie under any of `paths` (each once), and paths matching none."""
+    chosen: dict[str, SkillLocation] = {}
+    by_folder = {s.folder: s for s in skills}
+    ignored = []
+    for raw in paths:
+        path = posixpath.normpath(raw).strip("/")
+        path = "" if path == "." else path
+        hit = _enclosing(path, by_folder)
+        if hit is not None:
+            chosen[hit.folder] = hit
+            continue
+        inside = [s for s in skills if not path or s.folder.startswith(path + "/")]
+        for s in inside:
+            chosen[s.folder] = s
+        if not inside:
+            ignored.append(raw)
+    return sorted(chosen.values(), key=lambda s: s.folder), ignored
+
+
+def check_tree(
+    tree: FileTree, *, skills_dir: str = "", strict: bool = False, only: Sequence[str] | None = None
+) -> CheckResult:
+    """Validate the live skills of `tree` (or those `only` names) and their names across it."""
+    live = [s for s in find_skills(tree.paths, skills_dir) if not s.archived]
+    selected, ignored = (live, []) if only is None else select_skills(live, only)
+    repo_paths = frozenset(tree.paths)
+    chosen = {s.folder for s in selected}
+    findings: list[Finding] = []
+    names: list[tuple[str, str]] = []
+    for loc in live:
+        if loc.folder in chosen:
+            files = tree.skill_files(loc.folder, loc.skill_md)
+            findings.extend(
+                validate_skill(files, strict=strict, repo_paths=repo_paths, links=tree.links)
+            )
+        else:
+            # Only the name matters for skills outside the selection.
+            files = SkillFiles(loc.folder, loc.skill_md, (tree.load(loc.skill_md),))
+        names.append((skill_name(files), loc.skill_md))
+    findings.extend(f for f in duplicate_names(names) if _folder_of(f.path) in chosen)
+    findings.sort(key=lambda f: (f.path, f.line or 0, f.level != "error"))
+    return CheckResult(tuple(selected), tuple(findings), tuple(ignored))
+
+
+def _enclosing(path: str, by_folder: dict[str, SkillLocation]) -> SkillLocation | None:
+    probe = path
+    while probe:
+        if probe in by_folder:
+            return by_folder[probe]
+        probe = posixpath.dirname(probe)
+    return None
+
+
+def _folder_of(skill_md: str) -> str:
+    return posixpath.dirname(skill_md)

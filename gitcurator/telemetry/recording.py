@@ -1,0 +1,77 @@
+"""Record use and view events: the hot path an agent calls on every skill load.
+
+Imports only `journal` and the standard library on the fast path. The name check uses a cache
+of known names keyed by HEAD's commit; only when HEAD moved does it load the heavier modules to
+rebuild the cache.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+from gitcurator.telemetry import journal
+
+
+class UnknownSkill(Exception):
+    """A name that is no skill of the repository (nothing was recorded)."""
+
+    def __init__(self, names: list[str]) -> None:
+        super().__init__(", ".join(names))
+        self.names = names
+
+
+def record(
+    kind: str,
+    names: Sequence[str],
+    *,
+    at: str | None = None,
+    repo: str | os.PathLike[str] = ".",
+) -> list[str]:
+    """Record one `kind` ('use' or 'view') event per name; return the skills they counted for.
+
+    Unknown names raise UnknownSkill and nothing is recorded for any name of the call. A name
+    absorbed into an umbrella counts for the umbrella.
+    """
+    if kind not in ("use", "view"):
+        raise ValueError(f"kind must be 'use' or 'view', not {kind!r}")
+    root, gitdir = journal.find_gitdir(Path(repo))
+    state = journal.state_dir(gitdir)
+    head = journal.read_head(gitdir)
+    known = journal.lookup_names(state, head, list(names))
+    if known is None or len(known) < len(set(names)):
+        known = _rebuild_names(root, state, head)
+    missing = [n for n in names if n not in known]
+    if missing:
+        raise UnknownSkill(missing)
+    stamp = _canonical(at) if at else datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    targets = [known[n] for n in names]
+    journal.append(state, journal.event_line(kind, targets, stamp, journal.host_id(state)))
+    return targets
+
+
+def _canonical(at: str) -> str:
+    from datetime import timedelta
+
+    from gitcurator.errors import UsageError
+    from gitcurator.timeutil import format_time, parse_time, utc_now
+
+    moment = parse_time(at, "--at")
+    # Last use keeps the newest time: one typo far in the future would keep a skill from ever
+    # going stale, and only hand-editing the notes could undo it.
+    if moment > utc_now() + timedelta(days=1):
+        raise UsageError(f"--at {at} is in the future; record events when they happen")
+    return format_time(moment)
+
+
+def _rebuild_names(root: Path, state: Path, head: str | None) -> dict[str, str]:
+    # The slow path: HEAD moved (or a skill is new and uncommitted). Loads dulwich.
+    from gitcurator.library import open_repo
+    from gitcurator.telemetry.names import known_names
+
+    with open_repo(root) as repo:
+        names = known_names(repo, include_worktree=True)
+    journal.write_names(state, head, names)
+    return names

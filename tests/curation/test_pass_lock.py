@@ -1,0 +1,206 @@
+"""Two passes never run at once: the pass lock, with threads and with real processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from support.repos import git, run_cli, run_process
+
+from gitcurator.curation.pass_lock import LOCK_FILE, PassBusy, pass_lock, read_holder
+
+# A process that takes the pass lock of the folder in argv[1], says so, and holds it.
+HOLDER = """
+import sys, time
+from pathlib import Path
+from gitcurator.curation.pass_lock import pass_lock
+with pass_lock(Path(sys.argv[1])):
+    print("locked", flush=True)
+    time.sleep(120)
+"""
+
+
+@pytest.fixture
+def holder(tmp_path: Path) -> Iterator[tuple[Path, subprocess.Popen[str]]]:
+    """A real process holding the pass lock of a state folder (killed at the end)."""
+    state = tmp_path / "state"
+    proc = _hold(state)
+    yield state, proc
+    _kill(proc)
+
+
+def _hold(state: Path) -> subprocess.Popen[str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(state)], stdout=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "locked"
+    return proc
+
+
+def _kill(proc: subprocess.Popen[str]) -> None:
+    if proc.poll() is None:
+        os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    if proc.stdout:
+        proc.stdout.close()
+
+
+def test_holder_is_written_and_cleared(tmp_path: Path) -> None:
+    with pass_lock(tmp_path):
+        pid, started = read_holder(tmp_path / LOCK_FILE)
+        assert pid == os.getpid()
+        assert started is not None and started.endswith("Z")
+    assert (tmp_path / LOCK_FILE).read_text() == ""
+    assert read_holder(tmp_path / LOCK_FILE) == (None, None)
+
+
+def test_creates_the_state_folder(tmp_path: Path) -> None:
+    state = tmp_path / "a" / "b"
+    with pass_lock(state):
+        assert (state / LOCK_FILE).exists()
+
+
+def test_reentrant_in_one_thread(tmp_path: Path) -> None:
+    with pass_lock(tmp_path), pass_lock(tmp_path / "." / ""):
+        pass
+    with pass_lock(tmp_path):  # released after the outer one ends, not the inner one
+        pass
+
+
+def test_another_thread_is_refused(tmp_path: Path) -> None:
+    errors: list[BaseException] = []
+
+    def second() -> None:
+        try:
+            with pass_lock(tmp_path):
+                pass
+        except PassBusy as exc:
+            errors.append(exc)
+
+    with pass_lock(tmp_path):
+        thread = threading.Thread(target=second)
+        thread.start()
+        thread.join()
+    assert len(errors) == 1
+    assert f"pid {os.getpid()}" in str(errors[0])
+
+
+def test_released_on_exceptions(tmp_path: Path) -> None:
+    with pytest.raises(RuntimeError), pass_lock(tmp_path):
+        raise RuntimeError("the pass broke")
+    with pass_lock(tmp_path):
+        pass
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("", (None, None)),
+        ("garbage", (None, None)),
+        ("[1]", (None, None)),
+        ('{"pid": "12", "started_at": 5}', (None, None)),
+        ('{"pid": true}', (None, None)),
+        ('{"pid": 12, "started_at": "2026-11-30T08:00:00Z"}', (12, "2026-11-30T08:00:00Z")),
+    ],
+)
+def test_read_holder_is_forgiving(tmp_path: Path, text: str, expected: tuple[object, ...]) -> None:
+    (tmp_path / LOCK_FILE).write_text(text)
+    assert read_holder(tmp_path / LOCK_FILE) == expected
+
+
+def test_busy_message_says_what_to_do() -> None:
+    known = PassBusy(Path("/r/.git/gitcurator/pass.lock"), 42, "2026-11-30T08:00:00Z")
+    assert str(known) == (
+        "another curator pass is running (pid 42, started 2026-11-30T08:00:00Z); wait for it "
+        "to finish or stop it (`kill 42`) if it is stuck, then run this again"
+    )
+    unknown = PassBusy(Path("/r/.git/gitcurator/pass.lock"), None, None)
+    assert "(pid unknown)" in str(unknown)
+    assert "/r/.git/gitcurator/pass.lock" in str(unknown)
+
+
+# -- real processes -----------------------------------------------------------------------
+
+
+def test_second_process_is_refused_at_once(
+    holder: tuple[Path, subprocess.Popen[str]],
+) -> None:
+    state, proc = holder
+    start = time.monotonic()
+    with pytest.raises(PassBusy) as caught, pass_lock(state):
+        pass
+    assert time.monotonic() - start < 1
+    assert caught.value.pid == proc.pid
+    assert f"another curator pass is running (pid {proc.pid}, started " in str(caught.value)
+
+
+def test_waits_up_to_wait_seconds(holder: tuple[Path, subprocess.Popen[str]]) -> None:
+    state, _ = holder
+    start = time.monotonic()
+    with pytest.raises(PassBusy), pass_lock(state, wait_seconds=0.5):
+        pass
+    assert 0.4 < time.monotonic() - start < 5
+
+
+def test_waiter_gets_the_lock_when_the_holder_ends(
+    holder: tuple[Path, subprocess.Popen[str]],
+) -> None:
+    state, proc = holder
+    threading.Timer(0.3, lambda: os.kill(proc.pid, signal.SIGTERM)).start()
+    with pass_lock(state, wait_seconds=30):
+        assert read_holder(state / LOCK_FILE)[0] == os.getpid()
+
+
+def test_lock_of_a_killed_process_is_taken_over(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    proc = _hold(state)
+    with pytest.raises(PassBusy), pass_lock(state):
+        pass
+    _kill(proc)  # kill -9: no chance to clean up; the file still names the dead holder
+    assert read_holder(state / LOCK_FILE)[0] == proc.pid
+    with pass_lock(state):
+        assert read_holder(state / LOCK_FILE)[0] == os.getpid()
+
+
+@pytest.fixture
+def agent_repo(repo: Path) -> Path:
+    assert run_cli("track", "pdf-extract", "--origin", "agent", "-C", str(repo)).code == 0
+    return repo
+
+
+def test_run_is_refused_while_another_pass_runs_then_takes_over(agent_repo: Path) -> None:
+    """The CLI end to end: `gitcurator run` as a real process against a real holder."""
+    state = agent_repo / ".git" / "gitcurator"
+    proc = _hold(state)
+    try:
+        refused = run_process("run", "--now", "2030-01-01T00:00:00Z", "-C", str(agent_repo))
+        assert refused.returncode == 1, refused
+        assert f"another curator pass is running (pid {proc.pid}, started " in refused.stderr
+        assert f"`kill {proc.pid}`" in refused.stderr
+        assert _branches(agent_repo) == []
+
+        waiting = run_process("maybe-run", "--json", "-C", str(agent_repo))
+        assert waiting.returncode == 0, waiting  # maybe-run skips: it is no failure
+        doc = json.loads(waiting.stdout)
+        assert doc["ran"] is False
+        assert doc["reason"].startswith(f"another curator pass is running (pid {proc.pid}")
+        assert not (state / "schedule.json").exists()  # not even the clock was started
+    finally:
+        _kill(proc)  # SIGKILL: the kernel drops the flock
+    taken = run_process("run", "--now", "2030-01-01T00:00:00Z", "-C", str(agent_repo))
+    assert taken.returncode == 0, taken
+    assert _branches(agent_repo) == ["curator/20300101-000000"]
+
+
+def _branches(repo: Path) -> list[str]:
+    out = git("for-each-ref", "--format=%(refname:short)", "refs/heads/curator/", cwd=repo)
+    return out.stdout.split()

@@ -1,0 +1,1 @@
+"""Shared test builders: repositories and libraries, the fake OpenAI server."""
