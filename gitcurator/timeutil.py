@@ -14,6 +14,11 @@ def utc_now() -> datetime:
     return datetime.now(UTC).replace(microsecond=0)
 
 
+def moment_of(now: str | None, what: str = "--now") -> datetime:
+    """The moment a command judges time at: `--now` when given (to replay a pass), else now."""
+    return parse_time(now, what) if now else utc_now()
+
+
 def format_time(moment: datetime) -> str:
     """`2026-11-30T08:00:00Z`."""
     return moment.astimezone(UTC).strftime(FORMAT)

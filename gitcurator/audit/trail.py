@@ -14,19 +14,20 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gitcurator.lifecycle.skill_history import trailers
-
-RUN = "Curator-Run"
-REPORT = "Curator-Report"
-MERGE = "Curator-Merge"
-ROLLBACK = "Curator-Rollback"
-REVERTS = "Curator-Reverts"
-ARCHIVED = "Curator-Archived"
-ABSORBED = "Curator-Absorbed-Into"
-RESTORED = "Curator-Restored"
-MANUAL = "Curator-Manual"
-PURGED = "Curator-Purged"
-IMPORT = "Curator-Import"
+from gitcurator.audit.trailers import (
+    ABSORBED,
+    ARCHIVED,
+    IMPORT,
+    MANUAL,
+    MERGE,
+    PURGED,
+    REPORT,
+    RESTORED,
+    REVERTS,
+    ROLLBACK,
+    RUN,
+    trailers,
+)
 
 PENDING, MERGED, ROLLED_BACK, PARTLY = (
     "pending review",

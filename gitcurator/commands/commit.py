@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
+from gitcurator.audit import trailers
 from gitcurator.errors import EXIT_OK, CuratorError, UsageError, ValidationFailed
 from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.render import findings_text, plural
@@ -80,9 +81,11 @@ def commit(start: Path, message: str, origin: str | None, *, allow_similar: bool
                     "(nothing was committed)"
                 )
         edited = [identity(s) for s in touched if identity(s) not in added]
-        trailers = [f"Skill-Added: {n}" for n in added] + [f"Skill-Edited: {n}" for n in edited]
-        trailers += [f"Skill-Removed: {n}" for n in removed]
-        sha = store.commit_changes(changes, message.rstrip() + "\n\n" + "\n".join(trailers) + "\n")
+        lines = [f"{trailers.SKILL_ADDED}: {n}" for n in added] + [
+            f"{trailers.SKILL_EDITED}: {n}" for n in edited
+        ]
+        lines += [f"{trailers.SKILL_REMOVED}: {n}" for n in removed]
+        sha = store.commit_changes(changes, message.rstrip() + "\n\n" + "\n".join(lines) + "\n")
         stamp = Stamped(origin, format_time(utc_now()))
 
         def record_origins(records: dict[str, UsageRecord]) -> set[str]:

@@ -16,7 +16,7 @@ from pathlib import Path
 from gitcurator.demo import catalogue as sample
 from gitcurator.errors import EXIT_OK, CuratorError
 from gitcurator.render import plural
-from gitcurator.timeutil import format_time, parse_time, utc_now
+from gitcurator.timeutil import format_time, moment_of
 
 # Who commits in the demo's history: the agent's learning loop, or the person.
 _PEOPLE = {
@@ -42,7 +42,7 @@ class Built:
 
 def demo(folder: Path | None, *, now: str | None) -> int:
     """Build the sample library in `folder` (default: a new temporary folder), run a pass."""
-    moment = parse_time(now, "--now") if now else utc_now()
+    moment = moment_of(now)
     target, created = _target(folder)
     try:
         built = build(target, moment)

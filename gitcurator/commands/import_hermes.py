@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gitcurator.audit import trailers
 from gitcurator.config import CONFIG_FILE, DEFAULT_CONFIG_TEXT, Config
 from gitcurator.errors import EXIT_OK, CuratorError, NotARepository, UsageError, ValidationFailed
 from gitcurator.importers.hermes import plan as hermes
@@ -405,7 +406,7 @@ def _message(source: Path, locations: Sequence[SkillLocation], changed: int) -> 
         f"Hermes' usage, pins and origins are in the notes ({NOTES_REF.decode()}); its own "
         "state files are not committed.\n\n"
         # Lets history tell an import (whose edits Hermes already counted) from a person's patch.
-        "Curator-Import: hermes\n"
+        f"{trailers.IMPORT}: hermes\n"
     )
 
 

@@ -16,7 +16,7 @@ from gitcurator.skills.document import find_skills
 from gitcurator.store.history import skill_histories
 from gitcurator.telemetry import ledger
 from gitcurator.telemetry.names import identity, known_names
-from gitcurator.timeutil import format_time, parse_time, utc_now
+from gitcurator.timeutil import format_time, moment_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +28,7 @@ class Inventory:
 
 def collect(repo: SkillsRepo, now: str | None) -> Inventory:
     """Every committed skill (live and archived) joined with its record and its history."""
-    moment = parse_time(now, "--now") if now else utc_now()
+    moment = moment_of(now)
     store = repo.store
     locations = find_skills(store.head_paths(), repo.config.skills_dir)
     loaded = ledger.load(store)

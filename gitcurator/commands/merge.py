@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gitcurator.audit import trail
+from gitcurator.audit import trail, trailers
 from gitcurator.audit.passes import BRANCH_PREFIX, run_order
 from gitcurator.commands.moves import record_archives
 from gitcurator.errors import EXIT_OK, CuratorError
@@ -108,7 +108,7 @@ def merge_run(store: Store, run: str | None) -> MergeResult:
     else:
         message = (
             f"curator: merge run {run_id}\n\nMerge branch '{branch}' into {target}.\n\n"
-            f"Curator-Run: {run_id}\nCurator-Merge: {run_id}\n"
+            f"{trailers.RUN}: {run_id}\n{trailers.MERGE}: {run_id}\n"
         )
         new = branches.write_commit(store, new_tree, [tip, pass_tip], message)
     with apply.interrupts_deferred():  # a merged pass without its archive times: never
@@ -149,7 +149,7 @@ def _record_archived(
     found = [p for p in trail.passes(logged) if p.run_id == run_id]
     archived_at: dict[str, str] = {}
     for c in found[0].commits if found else ():
-        for name in c.values(trail.ARCHIVED):
+        for name in c.values(trailers.ARCHIVED):
             archived_at.setdefault(name, c.time)
     absorbed = dict(found[0].absorbed) if found else {}
     doc = _run_json(store, tip, run_id)
@@ -157,7 +157,7 @@ def _record_archived(
     now = _time(doc.get("now")) if doc is not None else None
     # Folded skills moved to .archive/ too, as of the same moment.
     for c in found[0].commits if found else ():
-        for value in c.values(trail.ABSORBED):
+        for value in c.values(trailers.ABSORBED):
             archived_at.setdefault(value.partition("->")[0].strip(), now or c.time)
     for t in doc.get("transitions", []) if doc is not None else []:
         if isinstance(t, dict) and t.get("to") == "archived" and isinstance(t.get("skill"), str):

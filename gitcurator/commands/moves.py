@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
+from gitcurator.audit import trailers
 from gitcurator.errors import EXIT_OK, CuratorError, UsageError
 from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.render import emit_json, other_branch_note, plural
@@ -31,7 +32,7 @@ from gitcurator.store.repository import Store
 from gitcurator.telemetry import ledger
 from gitcurator.telemetry.names import VALID_NAME, identity, refresh_names_cache
 from gitcurator.telemetry.records import UsageRecord
-from gitcurator.timeutil import days_between, format_time, parse_time, utc_now
+from gitcurator.timeutil import days_between, format_time, moment_of
 
 # The pass (and `archive`) suffix a folder whose name .archive/ already holds: x-2, x-3, ...
 _COPY = re.compile(r"(.+)-([2-9]|[1-9][0-9]+)")
@@ -136,7 +137,7 @@ def restore(start: Path, name: str) -> int:
         new_tree = branches.edit_tree(repo.store, tip.tree, [(source.folder, target)])
         message = (
             f"curator: restore {skill}\n\nMoved {source.folder} back to {target}.\n\n"
-            f"Curator-Restored: {skill}\n"
+            f"{trailers.RESTORED}: {skill}\n"
         )
         sha = _commit(repo, tip, new_tree, message, f"restore {skill}", [source.folder, target])
     print(f"restored {skill} to {target} ({sha[:12]})")
@@ -151,7 +152,7 @@ def _taken(repo: SkillsRepo, tip: _Tip, folder: str) -> bool:
 
 def archive(start: Path, name: str, *, now: str | None) -> int:
     """Move a live skill into .archive/ by hand, as one commit, and record when."""
-    moment = format_time(parse_time(now, "--now") if now else utc_now())
+    moment = format_time(moment_of(now))
     with open_repo(start) as repo:
         tip = _tip(repo)
         source = next((s for s in tip.skills if not s.archived and identity(s) == name), None)
@@ -164,7 +165,7 @@ def archive(start: Path, name: str, *, now: str | None) -> int:
         new_tree = branches.edit_tree(repo.store, tip.tree, [(source.folder, target)])
         message = (
             f"curator: archive {name} by hand\n\nMoved {source.folder} to {target}.\n\n"
-            f"Curator-Archived: {name}\nCurator-Manual: archive\n"
+            f"{trailers.ARCHIVED}: {name}\n{trailers.MANUAL}: archive\n"
         )
         with apply.interrupts_deferred():  # the move and its archived_at go together
             sha = _commit(repo, tip, new_tree, message, f"archive {name}", [source.folder, target])
@@ -252,7 +253,7 @@ def purge(
     """Remove skills archived more than `days` ago, as one commit (only with `yes`)."""
     if not math.isfinite(days) or days < 0:  # nan would keep everything, silently
         raise UsageError("--older-than must be zero or more days")
-    moment = parse_time(now, "--now") if now else utc_now()
+    moment = moment_of(now)
     write = yes and not dry_run
     with open_repo(start) as repo:
         tip = _tip(repo)
@@ -299,6 +300,6 @@ def _purge_message(plan: PurgePlan, days: float, now: datetime) -> str:
         f"Archived more than {days:g} days before {format_time(now)}:",
         *[f"- {folder} (archived {when})" for _, folder, when in plan.due],
         "",
-        *[f"Curator-Purged: {name}" for name, _, _ in plan.due],
+        *[f"{trailers.PURGED}: {name}" for name, _, _ in plan.due],
     ]
     return "\n".join(lines) + "\n"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from gitcurator.audit import trail
+from gitcurator.audit import trail, trailers
 from gitcurator.errors import EXIT_OK, CuratorError, UsageError
 from gitcurator.library import open_repo
 from gitcurator.render import emit_json, name_list, other_branch_note, plural
@@ -160,8 +160,8 @@ def _choose(
 
 def _restored(undo: list[trail.LoggedCommit]) -> list[str]:
     """Skills the reverted commits had archived or absorbed, which come back now."""
-    names = [n for c in undo for n in c.values(trail.ARCHIVED)]
-    names += [v.partition("->")[0].strip() for c in undo for v in c.values(trail.ABSORBED)]
+    names = [n for c in undo for n in c.values(trailers.ARCHIVED)]
+    names += [v.partition("->")[0].strip() for c in undo for v in c.values(trailers.ABSORBED)]
     return sorted(set(names))
 
 
@@ -170,7 +170,7 @@ def _message(run_id: str, undo: list[trail.LoggedCommit], restored: list[str], w
     what = f"run {run_id}" if whole else f"{undo[0].commit[:12]} of run {run_id}"
     subject = f"curator: roll back {what}" + (f" (restores {shown})" if restored else "")
     body = [f"This reverts commit {c.commit} ({c.subject})." for c in undo]
-    trailers = [f"Curator-Run: {run_id}", f"Curator-Rollback: {run_id}"]
-    trailers += [f"Curator-Restored: {n}" for n in restored]
-    trailers += [f"Curator-Reverts: {c.commit}" for c in undo]
-    return "\n".join([subject, "", *body, "", *trailers]) + "\n"
+    lines = [f"{trailers.RUN}: {run_id}", f"{trailers.ROLLBACK}: {run_id}"]
+    lines += [f"{trailers.RESTORED}: {n}" for n in restored]
+    lines += [f"{trailers.REVERTS}: {c.commit}" for c in undo]
+    return "\n".join([subject, "", *body, "", *lines]) + "\n"

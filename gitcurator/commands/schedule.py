@@ -25,7 +25,7 @@ from gitcurator.lifecycle.schedule import (
 )
 from gitcurator.render import emit_json
 from gitcurator.telemetry import ledger
-from gitcurator.timeutil import format_time, parse_time, utc_now
+from gitcurator.timeutil import format_time, moment_of, utc_now
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +44,7 @@ def maybe_run(start: Path, *, idle_for: float | None, now: str | None, as_json: 
     """Run a pass if one is due; exit 0 whether or not it ran, non-zero only if it failed."""
     if idle_for is not None and math.isnan(idle_for):  # nan compares false: "never idle"
         raise UsageError("--idle-for must be a number of seconds, zero or more")
-    moment = parse_time(now, "--now") if now else utc_now()
+    moment = moment_of(now)
     clone = _open(start)
     with contextlib.ExitStack() as stack:
         try:

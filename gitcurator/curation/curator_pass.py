@@ -42,7 +42,7 @@ from gitcurator.store.history import skill_histories
 from gitcurator.telemetry import ledger
 from gitcurator.telemetry.names import identity
 from gitcurator.telemetry.records import Stamped, UsageRecord
-from gitcurator.timeutil import format_time, parse_time, utc_now
+from gitcurator.timeutil import format_time, moment_of
 
 if TYPE_CHECKING:
     from gitcurator.umbrella.model_client import ChatClient
@@ -90,7 +90,7 @@ def run_pass(
     Exit 1 when the umbrella pass was asked for and no cluster got a usable plan; the
     lifecycle work and the report are on the branch all the same.
     """
-    moment = parse_time(now, "--now") if now else utc_now()
+    moment = moment_of(now)
     with open_repo(start) as repo:
         client = _client(repo, consolidate)
         guard = statefiles.read_only() if dry_run else _locked(repo)

@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from gitcurator.audit import trailers
 from gitcurator.config import CuratorPolicy
 from gitcurator.lifecycle.rules import ARCHIVED, PassPlan, Transition
 from gitcurator.render import plural
@@ -165,17 +166,17 @@ def umbrella_message(run_id: str, umbrella: Any, cluster_key: str) -> str:
         f"{umbrella.retention.get(s, 1.0):.0%} of its content kept)"
         for s in folded
     ]
-    trailers = [f"Curator-Run: {run_id}", f"Curator-Umbrella: {umbrella.name}"]
-    trailers += [f"Curator-Absorbed-Into: {s} -> {umbrella.name}" for s in folded]
-    return "\n".join([subject, "", *body, "", *trailers]) + "\n"
+    lines = [f"{trailers.RUN}: {run_id}", f"{trailers.UMBRELLA}: {umbrella.name}"]
+    lines += [f"{trailers.ABSORBED}: {s} -> {umbrella.name}" for s in folded]
+    return "\n".join([subject, "", *body, "", *lines]) + "\n"
 
 
 def archive_message(run_id: str, archived: Sequence[Transition]) -> str:
     """The archive commit: a readable subject, each skill with its reason, trailers."""
     body = [f"- {t.name} ({t.path}): {t.reason}" for t in archived]
-    trailers = [f"Curator-Run: {run_id}"] + [f"Curator-Archived: {t.name}" for t in archived]
+    lines = [f"{trailers.RUN}: {run_id}"] + [f"{trailers.ARCHIVED}: {t.name}" for t in archived]
     subject = f"curator: archive {plural(len(archived), 'unused skill')}"
-    return "\n".join([subject, "", *body, "", *trailers]) + "\n"
+    return "\n".join([subject, "", *body, "", *lines]) + "\n"
 
 
 def report_message(run_id: str, doc: Mapping[str, Any]) -> str:
@@ -188,5 +189,5 @@ def report_message(run_id: str, doc: Mapping[str, Any]) -> str:
     return (
         f"curator: report for run {run_id}\n\n"
         f"Transitions: {summary}; {len(doc['skipped'])} skills left alone{umbrellas}.\n\n"
-        f"Curator-Run: {run_id}\nCurator-Report: {report_md}\n"
+        f"{trailers.RUN}: {run_id}\n{trailers.REPORT}: {report_md}\n"
     )

@@ -13,10 +13,11 @@ creates it and is not a patch.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from gitcurator.audit import trailers as trailer_keys
+from gitcurator.audit.trailers import trailers
 from gitcurator.skills.document import (
     ARCHIVE_DIR,
     SKILL_FILE,
@@ -24,17 +25,10 @@ from gitcurator.skills.document import (
     is_skipped_component,
 )
 
-RUN_TRAILER = "Curator-Run"
 # An import brings a skill's history with it (its own patch_count); counting the import
-# commit as a patch too would count those edits twice.
-IMPORT_TRAILER = "Curator-Import"
-# Curator commits with one of these undo a pass's work on a person's behalf: they are activity.
-PATCH_TRAILERS = ("Curator-Restored", "Curator-Rollback")
-
-# git's trailer keys are alphanumerics and hyphens; spaces may precede the colon.
-_TRAILER_LINE = re.compile(r"([A-Za-z0-9][A-Za-z0-9-]*)[ \t]*:[ \t]*(.*)")
-# Lines git itself adds to a trailer block without being `Key: value`.
-_GIT_GENERATED = ("(cherry picked from commit ",)
+# commit as a patch too would count those edits twice. Curator commits that restore or roll
+# back undo a pass's work on a person's behalf: they are activity.
+PATCH_TRAILERS = (trailer_keys.RESTORED, trailer_keys.ROLLBACK)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,53 +53,12 @@ class SkillHistory:
 EMPTY = SkillHistory(None, 0, None)
 
 
-def trailers(message: str) -> dict[str, list[str]]:
-    """The git-style trailers of a message's last paragraph: key (as written) -> values.
-
-    As in git, the subject paragraph never holds trailers, and the last paragraph is a trailer
-    block only if each of its lines is `Key: value`, a continuation (leading whitespace) or a
-    line git adds itself (`(cherry picked from commit ...)`).
-    """
-    paragraphs = _paragraphs(message)
-    if len(paragraphs) < 2:
-        return {}
-    found: dict[str, list[str]] = {}
-    key: str | None = None
-    for line in paragraphs[-1]:
-        if line[:1] in (" ", "\t") and key is not None:
-            found[key][-1] = f"{found[key][-1]} {line.strip()}".strip()
-            continue
-        if line.startswith(_GIT_GENERATED):
-            key = None
-            continue
-        match = _TRAILER_LINE.fullmatch(line)
-        if match is None:
-            return {}
-        key = match.group(1)
-        found.setdefault(key, []).append(match.group(2).strip())
-    return found
-
-
-def _paragraphs(message: str) -> list[list[str]]:
-    paragraphs: list[list[str]] = []
-    current: list[str] = []
-    for line in message.replace("\r\n", "\n").split("\n"):
-        if line.strip():
-            current.append(line.rstrip())
-        elif current:
-            paragraphs.append(current)
-            current = []
-    if current:
-        paragraphs.append(current)
-    return paragraphs
-
-
 def is_patch_commit(message: str) -> bool:
     """Whether a commit touching a skill counts as a patch (activity), judged by its trailers."""
     keys = {key.casefold() for key in trailers(message)}
-    if IMPORT_TRAILER.casefold() in keys:
+    if trailer_keys.IMPORT.casefold() in keys:
         return False
-    if RUN_TRAILER.casefold() not in keys:
+    if trailer_keys.RUN.casefold() not in keys:
         return True
     return any(key.casefold() in keys for key in PATCH_TRAILERS)
 

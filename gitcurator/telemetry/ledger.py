@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gitcurator.audit import trailers
 from gitcurator.errors import CuratorError
 from gitcurator.statefiles import read_json, write_json
 from gitcurator.store import ObjectID, Store
@@ -30,7 +31,9 @@ from gitcurator.telemetry.records import (
 )
 
 RECORDS_CACHE = "records-cache.json"
-_SEGMENT_TRAILER = "Folded-Segment: "
+
+
+_SEGMENT_PREFIX = trailers.FOLDED_SEGMENT + ": "
 
 
 @dataclass(slots=True)
@@ -185,7 +188,7 @@ def _update_locked(
     warnings = list(skipped)
     if touched:
         lines = [subject, "", f"{len(touched)} skill records updated, {events} events folded.", ""]
-        lines += [f"{_SEGMENT_TRAILER}{s.stem}" for s in segments]
+        lines += [trailers.trailer(trailers.FOLDED_SEGMENT, s.stem) for s in segments]
         docs = {n: _encode(records[n]) for n in sorted(touched)}
         # A record we could not read is kept beside the new one, never silently replaced.
         kept = {}
@@ -254,8 +257,8 @@ def _already_folded(store: Store, commit: ObjectID | None) -> set[str]:
     folded = set()
     for message in recent_messages(store, commit):
         for line in message.splitlines():
-            if line.startswith(_SEGMENT_TRAILER):
-                folded.add(line[len(_SEGMENT_TRAILER) :].strip())
+            if line.startswith(_SEGMENT_PREFIX):
+                folded.add(line[len(_SEGMENT_PREFIX) :].strip())
     return folded
 
 
