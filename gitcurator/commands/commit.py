@@ -15,10 +15,11 @@ from gitcurator.render import findings_text, plural
 from gitcurator.skills.check_tree import check_tree
 from gitcurator.skills.document import SkillLocation, SkillParseError, find_skills, parse_skill_md
 from gitcurator.skills.files import FileTree
+from gitcurator.skills.identity import identity
 from gitcurator.statefiles import read_json, write_json
 from gitcurator.store import ObjectID, WorktreeChanges
 from gitcurator.telemetry import ledger
-from gitcurator.telemetry.names import identity, refresh_names_cache
+from gitcurator.telemetry.names import refresh_names_cache
 from gitcurator.telemetry.records import ORIGINS, Stamped, UsageRecord
 from gitcurator.timeutil import format_time, utc_now
 from gitcurator.umbrella.clusters import Candidate

@@ -34,10 +34,10 @@ from gitcurator.skills.document import (
     has_ancestor_in,
     parse_skill_md,
 )
+from gitcurator.skills.identity import identity
 from gitcurator.store import Store
 from gitcurator.store.notes import NOTES_REF
 from gitcurator.telemetry import ledger
-from gitcurator.telemetry.names import identity
 from gitcurator.telemetry.records import UsageRecord
 from gitcurator.timeutil import format_time, utc_now
 

@@ -13,9 +13,10 @@ from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.lifecycle.inventory import SkillRow, build_rows, summarise
 from gitcurator.render import emit_json, plural
 from gitcurator.skills.document import find_skills
+from gitcurator.skills.identity import identity
 from gitcurator.store.history import skill_histories
 from gitcurator.telemetry import ledger
-from gitcurator.telemetry.names import identity, known_names
+from gitcurator.telemetry.names import known_names
 from gitcurator.timeutil import format_time, moment_of
 
 

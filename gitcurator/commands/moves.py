@@ -26,11 +26,12 @@ from gitcurator.skills.document import (
     find_skills,
     parse_skill_md,
 )
+from gitcurator.skills.identity import VALID_NAME, identity
 from gitcurator.store import apply, branches, graph
 from gitcurator.store.apply import CommitId, TreeId
 from gitcurator.store.repository import Store
 from gitcurator.telemetry import ledger
-from gitcurator.telemetry.names import VALID_NAME, identity, refresh_names_cache
+from gitcurator.telemetry.names import refresh_names_cache
 from gitcurator.telemetry.records import UsageRecord
 from gitcurator.timeutil import days_between, format_time, moment_of
 

@@ -8,8 +8,9 @@ from gitcurator.errors import EXIT_OK, CuratorError
 from gitcurator.library import open_repo
 from gitcurator.render import emit_json
 from gitcurator.skills.document import find_skills
+from gitcurator.skills.identity import identity
 from gitcurator.telemetry.journal import invalid_name_hint
-from gitcurator.telemetry.names import identity, known_names
+from gitcurator.telemetry.names import known_names
 
 
 def resolve(start: Path, name: str, *, as_json: bool) -> int:

@@ -37,10 +37,10 @@ from gitcurator.lifecycle.rules import ARCHIVED, STALE, PassPlan, SkillFacts, pl
 from gitcurator.render import plural
 from gitcurator.skills.archive_paths import archive_targets
 from gitcurator.skills.document import find_skills
+from gitcurator.skills.identity import identity
 from gitcurator.store import apply, branches
 from gitcurator.store.history import skill_histories
 from gitcurator.telemetry import ledger
-from gitcurator.telemetry.names import identity
 from gitcurator.telemetry.records import Stamped, UsageRecord
 from gitcurator.timeutil import format_time, moment_of
 

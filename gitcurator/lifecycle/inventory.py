@@ -12,7 +12,7 @@ from gitcurator.config import CuratorPolicy
 from gitcurator.lifecycle.rules import is_curated, is_protected, last_activity, state_of
 from gitcurator.lifecycle.skill_history import EMPTY, SkillHistory
 from gitcurator.skills.document import SkillLocation
-from gitcurator.telemetry.names import identity
+from gitcurator.skills.identity import identity
 from gitcurator.telemetry.records import Imported, UsageRecord
 from gitcurator.timeutil import latest
 

@@ -15,7 +15,7 @@ from support.repos import CliResult, git, run_cli
 
 from gitcurator.commands.demo import _target
 from gitcurator.demo import catalogue as sample
-from gitcurator.telemetry.names import VALID_NAME
+from gitcurator.skills.identity import VALID_NAME
 from gitcurator.timeutil import parse_time
 
 NOW = "2026-11-30T09:00:00Z"

@@ -26,7 +26,7 @@ from typing import Any
 
 from gitcurator.errors import UsageError
 from gitcurator.skills.document import ARCHIVE_DIR, SkillLocation
-from gitcurator.telemetry.names import identity
+from gitcurator.skills.identity import identity
 from gitcurator.telemetry.records import (
     ORIGINS,
     HostCounters,
