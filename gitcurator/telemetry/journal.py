@@ -118,9 +118,25 @@ def _unique() -> str:
     return f"{os.getpid()}.{os.urandom(6).hex()}"
 
 
-def event_line(kind: str, names: list[str], at: str, host: str) -> bytes:
-    """One journal line: every name of one `record` call, written in a single write()."""
-    doc = {"v": 1, "k": kind, "t": at, "h": host, "n": names}
+def event_line(
+    kind: str,
+    names: list[str],
+    at: str,
+    host: str,
+    source: str | None = None,
+    event_id: str | None = None,
+) -> bytes:
+    """One journal line: every name of one `record` call, written in a single write().
+
+    `source` (who reported it: cli, api, claude-code, codex, hermes, mcp) and `event_id` (the
+    agent's own id for the event, so a hook and a backfill of it count once) are written only
+    when given, so lines from before they existed and lines without them read alike.
+    """
+    doc: dict[str, object] = {"v": 1, "k": kind, "t": at, "h": host, "n": names}
+    if source is not None:
+        doc["s"] = source
+    if event_id is not None:
+        doc["i"] = event_id
     return (json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
 
 
@@ -175,6 +191,8 @@ class Event(NamedTuple):
     names: tuple[str, ...]
     at: str
     host: str
+    source: str | None = None
+    event_id: str | None = None
 
 
 def read_events(path: Path) -> tuple[list[Event], list[str]]:
@@ -212,7 +230,7 @@ def _parse(raw: bytes) -> Event | None:
         doc = json.loads(raw)
         if not isinstance(doc["n"], list):
             raise TypeError("names must be a list")
-        event = Event(doc["k"], tuple(doc["n"]), doc["t"], doc["h"])
+        event = Event(doc["k"], tuple(doc["n"]), doc["t"], doc["h"], doc.get("s"), doc.get("i"))
     except (ValueError, KeyError, TypeError):
         return None
     return event if _valid(event) else None
@@ -223,6 +241,8 @@ def _parse(raw: bytes) -> Event | None:
 _SKILL = re.compile(r"[^\sA-Z_/\\.-](?:-?[^\sA-Z_/\\.-])*")
 _HOST = re.compile(r"[A-Za-z0-9._-]{1,64}")
 _TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
+SOURCE = re.compile(r"[a-z][a-z0-9-]{0,31}")
+MAX_EVENT_ID = 200
 
 
 def invalid_name_hint(names: list[str]) -> str:
@@ -246,6 +266,14 @@ def _valid(event: Event) -> bool:
         and _TIME.fullmatch(event.at) is not None
         and isinstance(event.host, str)
         and _HOST.fullmatch(event.host) is not None
+        and (
+            event.source is None
+            or (isinstance(event.source, str) and bool(SOURCE.fullmatch(event.source)))
+        )
+        and (
+            event.event_id is None
+            or (isinstance(event.event_id, str) and 0 < len(event.event_id) <= MAX_EVENT_ID)
+        )
         and all(
             isinstance(n, str) and len(n) <= 64 and _SKILL.fullmatch(n) is not None
             for n in event.names

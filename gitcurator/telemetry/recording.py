@@ -29,14 +29,21 @@ def record(
     *,
     at: str | None = None,
     repo: str | os.PathLike[str] = ".",
+    source: str | None = None,
+    event_id: str | None = None,
 ) -> list[str]:
     """Record one `kind` ('use' or 'view') event per name; return the skills they counted for.
 
     Unknown names raise UnknownSkill and nothing is recorded for any name of the call. A name
-    absorbed into an umbrella counts for the umbrella.
+    absorbed into an umbrella counts for the umbrella. `source` says who reported the event
+    (cli, api, claude-code, codex, hermes, mcp); `event_id` is the agent's own id for it.
     """
     if kind not in ("use", "view"):
         raise ValueError(f"kind must be 'use' or 'view', not {kind!r}")
+    if source is not None and not journal.SOURCE.fullmatch(source):
+        raise ValueError(f"source must be a short lower-case word, not {source!r}")
+    if event_id is not None and not 0 < len(event_id) <= journal.MAX_EVENT_ID:
+        raise ValueError(f"event_id must be 1-{journal.MAX_EVENT_ID} characters")
     root, gitdir = journal.find_gitdir(Path(repo))
     state = journal.state_dir(gitdir)
     head = journal.read_head(gitdir)
@@ -48,7 +55,9 @@ def record(
         raise UnknownSkill(missing)
     stamp = _canonical(at) if at else datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     targets = [known[n] for n in names]
-    journal.append(state, journal.event_line(kind, targets, stamp, journal.host_id(state)))
+    journal.append(
+        state, journal.event_line(kind, targets, stamp, journal.host_id(state), source, event_id)
+    )
     return targets
 
 
