@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,6 +78,7 @@ def parse_config(text: str, source: str = CONFIG_FILE) -> Config:
         return Config()
     if not isinstance(doc, dict):
         raise ConfigError(f"{source}: must be a mapping of settings, not {type(doc).__name__}")
+    doc = _numbers(doc, source)
     found = schemas.problems(doc, "config")
     if found:
         raise ConfigError(f"{source}: " + "; ".join(_friendly(p) for p in found))
@@ -98,6 +101,58 @@ def _build(doc: dict[str, Any], source: str) -> Config:
             f"be smaller than curator.stale_after_days ({policy.stale_after_days:g})"
         )
     return Config(skills_dir=skills_dir, curator=policy, llm=LlmSettings(**(doc.get("llm") or {})))
+
+
+def _numbers(doc: dict[str, Any], source: str) -> dict[str, Any]:
+    """Numeric settings as finite numbers: NaN and infinity refused by key, `1e3` accepted.
+
+    jsonschema's bounds compare false against NaN, so `.nan` would pass every `minimum` and
+    silently switch a guard off (`min_retention: .nan` keeps nothing and refuses nothing).
+    YAML 1.1 reads `1e3` (no dot) as a string; it is plainly meant as a number.
+    """
+    numeric = _numeric_keys()
+    fixed = dict(doc)
+    for section, value in doc.items():
+        if section not in numeric or not isinstance(value, dict):
+            continue
+        settings = dict(value)
+        for key, raw in value.items():
+            if key in numeric[section] and not isinstance(raw, bool):
+                integer = numeric[section][key]
+                settings[key] = _number(raw, f"{section}.{key}", integer, source)
+        fixed[section] = settings
+    return fixed
+
+
+@functools.cache
+def _numeric_keys() -> dict[str, dict[str, bool]]:
+    """section -> numeric key -> whether it must be whole, read from the config schema."""
+    found: dict[str, dict[str, bool]] = {}
+    for section, spec in schemas.load("config")["properties"].items():
+        for key, prop in spec.get("properties", {}).items():
+            kinds = prop.get("type")
+            kinds = set(kinds) if isinstance(kinds, list) else {kinds}
+            if kinds & {"number", "integer"}:
+                found.setdefault(section, {})[key] = "integer" in kinds
+    return found
+
+
+def _number(raw: object, key: str, integer: bool, source: str) -> object:
+    number = raw
+    if isinstance(raw, str):
+        try:
+            number = float(raw.strip())
+        except ValueError:
+            return raw  # not numeric at all: the schema check names the key and the type
+    if not isinstance(number, int | float):
+        return raw
+    if math.isnan(number) or math.isinf(number):
+        raise ConfigError(f"{source}: {key} is {raw!r}; it must be a finite number")
+    if integer and isinstance(number, float):
+        if not number.is_integer():
+            raise ConfigError(f"{source}: {key} is {raw!r}; it must be a whole number")
+        return int(number)
+    return number
 
 
 def _friendly(problem: str) -> str:
