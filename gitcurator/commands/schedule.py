@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from gitcurator.config import CuratorPolicy
-from gitcurator.curation.pass_lock import PassBusy, pass_lock
 from gitcurator.errors import EXIT_OK, UsageError
 from gitcurator.library import open_repo
 from gitcurator.lifecycle.schedule import (
@@ -23,6 +22,7 @@ from gitcurator.lifecycle.schedule import (
     read_state,
     update_state,
 )
+from gitcurator.locks import PassBusy, pass_lock
 from gitcurator.render import emit_json
 from gitcurator.telemetry import ledger
 from gitcurator.timeutil import format_time, moment_of, utc_now
