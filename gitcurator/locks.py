@@ -2,7 +2,7 @@
 
 An flock is dropped by the kernel when its holder exits, however it exits (kill -9 included),
 so a lock left by a dead process is simply taken over; there is no stale-lock cleanup to get
-wrong. Standard library only (plus gitcurator.errors and timeutil, which are).
+wrong. Standard library only (plus gitcurator.errors, statefiles and timeutil, which are).
 
 The journal's own flocks (telemetry.journal) are a different mechanism and stay there.
 """

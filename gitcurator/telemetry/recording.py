@@ -1,9 +1,8 @@
 """Record use and view events: the hot path an agent calls on every skill load.
 
-Imports only the hot path modules (gitdir, names_cache, events, host, journal) and the
-standard library on the fast path. The name check uses a cache
-of known names keyed by HEAD's commit; only when HEAD moved does it load the heavier modules to
-rebuild the cache.
+On the fast path it imports only the other hot path modules (gitdir, names_cache, events,
+host, journal) and the standard library. The name check uses a cache of known names keyed by
+HEAD's commit; only when HEAD moved does it load the heavier modules to rebuild the cache.
 """
 
 from __future__ import annotations
