@@ -19,7 +19,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_validate_init import GITCURATOR, bench_env, timed, work_dir
 from make_library import make_library
 
-CACHES = ("records-cache.json", "history-cache.json", "names.tsv")
+from gitcurator.statefiles import HISTORY_CACHE, NAMES_CACHE, RECORDS_CACHE
+
+CACHES = (RECORDS_CACHE, HISTORY_CACHE, NAMES_CACHE)
 
 
 def run(work: Path, skills: int) -> None:

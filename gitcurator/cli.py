@@ -531,11 +531,12 @@ def import_hermes(start: Path, path: Path, no_verify: bool, as_json: bool) -> No
     changes only what Hermes changed since.
     """
     from gitcurator.commands.import_hermes import import_hermes as run
+    from gitcurator.output import emit
 
     # `start` falls back to the current folder; the import needs to know if -C was given.
     ctx = click.get_current_context()
     given = ctx.params.get("repo_dir") or ctx.find_root().params.get("repo_dir")
-    _exit(run(path, start if given else None, verify=not no_verify, as_json=as_json))
+    _exit(emit(run(path, start if given else None, verify=not no_verify), as_json=as_json))
 
 
 def main(argv: list[str] | None = None) -> None:

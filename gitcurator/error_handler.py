@@ -30,6 +30,8 @@ def error_handler() -> Iterator[None]:
     try:
         yield
     except CuratorError as exc:
+        if exc.details:
+            print(exc.details, file=sys.stderr)
         print(f"gitcurator: error: {exc}", file=sys.stderr)
         raise SystemExit(exc.exit_code) from None
     except KeyboardInterrupt:

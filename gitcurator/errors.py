@@ -10,9 +10,16 @@ EXIT_INTERRUPTED = 130
 
 
 class CuratorError(Exception):
-    """A failure the user can act on; the message says what happened and what to do."""
+    """A failure the user can act on; the message says what happened and what to do.
+
+    `details` (lines such as a validation's findings) are shown before the message.
+    """
 
     exit_code = EXIT_FAILURE
+
+    def __init__(self, *args: object, details: str = "") -> None:
+        super().__init__(*args)
+        self.details = details
 
 
 class UsageError(CuratorError):
@@ -34,7 +41,7 @@ class SchemaError(CuratorError):
 
 
 class ValidationFailed(CuratorError):
-    """Skills failed validation; the findings were already printed."""
+    """Skills failed validation; the findings are its details (or were already printed)."""
 
 
 class StoreError(CuratorError):

@@ -47,5 +47,12 @@ def repo(library: Path) -> Path:
 
 
 @pytest.fixture
+def agent_repo(repo: Path) -> Path:
+    """The `repo` fixture with pdf-extract handed to the curator (so a pass has work)."""
+    assert run_cli("track", "pdf-extract", "--origin", "agent", "-C", str(repo)).code == 0
+    return repo
+
+
+@pytest.fixture
 def cli() -> Callable[..., CliResult]:
     return run_cli

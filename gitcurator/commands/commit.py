@@ -16,7 +16,7 @@ from gitcurator.skills.check_tree import check_tree
 from gitcurator.skills.document import SkillLocation, SkillParseError, find_skills, parse_skill_md
 from gitcurator.skills.files import FileTree
 from gitcurator.skills.identity import identity
-from gitcurator.statefiles import read_json, write_json
+from gitcurator.statefiles import WORDS_CACHE, read_json, write_json
 from gitcurator.store import ObjectID, WorktreeChanges
 from gitcurator.telemetry import ledger
 from gitcurator.telemetry.names import refresh_names_cache
@@ -24,11 +24,6 @@ from gitcurator.telemetry.records import ORIGINS, Stamped, UsageRecord
 from gitcurator.timeutil import format_time, utc_now
 from gitcurator.umbrella.clusters import Candidate
 from gitcurator.umbrella.near_duplicates import Match, Profile, find_similar, profile, refusal
-
-# `name:SKILL.md blob` -> [description key, packed words] of the skills at HEAD: what the
-# near-duplicate guard compares a new skill with, kept so a commit does not re-read and
-# re-tokenise every SKILL.md (seconds at 10,000 skills). Content-addressed: never stale.
-WORDS_CACHE = "similar-words.json"
 
 
 def commit(start: Path, message: str, origin: str | None, *, allow_similar: bool = False) -> int:

@@ -115,12 +115,14 @@ def show(start: Path, name: str, *, now: str | None, as_json: bool) -> int:
 def status(start: Path, *, now: str | None, as_json: bool) -> int:
     """Counts, pins, schedule and the most and least used curated skills."""
     from gitcurator.audit.passes import last_pass
-    from gitcurator.lifecycle.schedule import schedule_summary
+    from gitcurator.curation.schedule_state import read_state
+    from gitcurator.lifecycle.schedule import summary
 
     with open_repo(start) as repo:
         inv = collect(repo, now)
         newest = last_pass(repo.store)
-        schedule = schedule_summary(ledger.state_of(repo.store), repo.config.curator, inv.now)
+        clock = read_state(ledger.state_of(repo.store), warn=lambda m: _warn([m]))
+        schedule = summary(clock, repo.config.curator, inv.now)
     _warn(inv.problems)
     doc: dict[str, Any] = {"now": format_time(inv.now), **summarise(inv.rows)}
     doc.update(

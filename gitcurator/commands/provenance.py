@@ -10,7 +10,7 @@ from pathlib import Path
 from gitcurator.errors import EXIT_OK, CuratorError
 from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.telemetry import ledger
-from gitcurator.telemetry.journal import invalid_name_hint
+from gitcurator.telemetry.events import invalid_name_hint
 from gitcurator.telemetry.names import known_names
 from gitcurator.telemetry.records import Stamped, UsageRecord
 from gitcurator.timeutil import format_time, utc_now

@@ -9,7 +9,7 @@ from gitcurator.library import open_repo
 from gitcurator.render import emit_json
 from gitcurator.skills.document import find_skills
 from gitcurator.skills.identity import identity
-from gitcurator.telemetry.journal import invalid_name_hint
+from gitcurator.telemetry.events import invalid_name_hint
 from gitcurator.telemetry.names import known_names
 
 

@@ -12,17 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from gitcurator.config import CuratorPolicy
-from gitcurator.curation.pass_lock import PassBusy, pass_lock
+from gitcurator.curation.schedule_state import read_state, update_state
 from gitcurator.errors import EXIT_OK, UsageError
 from gitcurator.library import open_repo
-from gitcurator.lifecycle.schedule import (
-    Decision,
-    ScheduleState,
-    due,
-    next_due,
-    read_state,
-    update_state,
-)
+from gitcurator.lifecycle.schedule import Decision, ScheduleState, due, next_due
+from gitcurator.locks import PassBusy, pass_lock
+from gitcurator.output import warn
 from gitcurator.render import emit_json
 from gitcurator.telemetry import ledger
 from gitcurator.timeutil import format_time, moment_of, utc_now
@@ -54,7 +49,7 @@ def maybe_run(start: Path, *, idle_for: float | None, now: str | None, as_json: 
             holder = exc.holder
         else:
             return _decide_and_run(start, clone, moment, idle_for, as_json)
-    state = read_state(clone.state_dir)
+    state = read_state(clone.state_dir, warn=_warn)
     busy = Decision(
         False, f"another curator pass is running ({holder})", next_due(state, clone.policy)
     )
@@ -66,9 +61,11 @@ def _decide_and_run(
     start: Path, clone: _Clone, moment: datetime, idle_for: float | None, as_json: bool
 ) -> int:
     stamp = format_time(moment)
-    decision = due(read_state(clone.state_dir), clone.policy, moment, idle_for)
+    decision = due(read_state(clone.state_dir, warn=_warn), clone.policy, moment, idle_for)
     if decision.first_call:
-        update_state(clone.state_dir, lambda s: s if s.last_pass_at else _passed(s, stamp))
+        update_state(
+            clone.state_dir, lambda s: s if s.last_pass_at else _passed(s, stamp), warn=_warn
+        )
     if not decision.run:
         _emit(decision, as_json)
         return EXIT_OK
@@ -80,7 +77,7 @@ def _decide_and_run(
     with contextlib.redirect_stdout(output) if as_json else contextlib.nullcontext():
         code = run_pass(start, now=stamp, dry_run=False, as_json=as_json)
     if code == EXIT_OK:
-        update_state(clone.state_dir, lambda s: _passed(s, stamp))
+        update_state(clone.state_dir, lambda s: _passed(s, stamp), warn=_warn)
     else:
         decision = replace(
             decision,
@@ -90,6 +87,10 @@ def _decide_and_run(
         )
     _emit(decision, as_json, ran=True, pass_output=output.getvalue())
     return code
+
+
+def _warn(message: str) -> None:
+    warn(f"gitcurator: warning: {message}")
 
 
 def _passed(state: ScheduleState, stamp: str) -> ScheduleState:
@@ -136,7 +137,9 @@ def pause(start: Path) -> int:
     clone = _open(start)
     stamp = format_time(utc_now())
     before, _ = update_state(
-        clone.state_dir, lambda s: s if s.paused else replace(s, paused=True, paused_at=stamp)
+        clone.state_dir,
+        lambda s: s if s.paused else replace(s, paused=True, paused_at=stamp),
+        warn=_warn,
     )
     if before.paused:
         since = f" since {before.paused_at}" if before.paused_at else ""
@@ -155,6 +158,7 @@ def resume(start: Path) -> int:
     before, after = update_state(
         clone.state_dir,
         lambda s: replace(s, paused=False, paused_at=None) if s.paused else s,
+        warn=_warn,
     )
     if not before.paused:
         print("automatic passes are not paused; nothing changed")

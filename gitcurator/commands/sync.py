@@ -9,8 +9,8 @@ from pathlib import Path
 from gitcurator.errors import EXIT_OK
 from gitcurator.library import open_repo
 from gitcurator.render import emit_json, name_list, plural
-from gitcurator.sync.exchange import SyncResult
-from gitcurator.sync.exchange import sync as sync_with
+from gitcurator.sync.session import SyncResult
+from gitcurator.sync.session import sync as sync_with
 
 
 def sync(start: Path, remote: str, *, as_json: bool) -> int:

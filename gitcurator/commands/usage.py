@@ -22,7 +22,7 @@ def record(start: Path, kind: str, names: Sequence[str], at: str | None) -> int:
             f"{start} is not inside a skills repository; run `gitcurator init {start}` first"
         ) from None
     except UnknownSkill as exc:
-        from gitcurator.telemetry.journal import invalid_name_hint
+        from gitcurator.telemetry.events import invalid_name_hint
 
         raise CuratorError(
             f"no skill named {', '.join(exc.names)} in this repository; nothing was recorded "

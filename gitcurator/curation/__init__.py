@@ -1,1 +1,1 @@
-"""A curator pass: load, plan, apply, report; the pass lock."""
+"""A curator pass: load, plan, apply, report; the schedule of automatic passes."""

@@ -124,7 +124,7 @@ def _client(repo: SkillsRepo, asked: bool) -> ChatClient | None:
 
 @contextlib.contextmanager
 def _locked(repo: SkillsRepo) -> Iterator[None]:
-    from gitcurator.curation.pass_lock import pass_lock
+    from gitcurator.locks import pass_lock
 
     with pass_lock(ledger.state_of(repo.store), 0):
         yield

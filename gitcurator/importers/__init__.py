@@ -1,6 +1,7 @@
-"""Importers: read another agent's skill-library state into gitcurator's records (pure).
+"""Importers: take over another agent's skill library and its state into gitcurator's records.
 
-Each importer parses the other agent's files from their bytes, maps its names to skill
-identities and proposes usage records; `gitcurator.commands.import_*` does the reading, the
-committing and the notes writing.
+Each importer has a pure core (the other agent's file names and formats decoded from bytes,
+its names mapped to skill identities, a plan of usage facts) and a shell that reads the
+folder, commits the skills through `store` and writes the notes through `telemetry.ledger`.
+`gitcurator.commands.import_*` opens the repository, calls the shell and returns a Result.
 """

@@ -24,12 +24,10 @@ from pathlib import Path
 from dulwich.objects import Commit, ObjectID, parse_tree
 
 from gitcurator.lifecycle.skill_history import CommitChanges, SkillHistory, fold_history
-from gitcurator.statefiles import read_json, write_atomic
+from gitcurator.statefiles import HISTORY_CACHE, read_json, state_folder, write_atomic
 from gitcurator.store.repository import Store
-from gitcurator.telemetry.journal import STATE_DIR
 from gitcurator.timeutil import format_time
 
-CACHE_FILE = "history-cache.json"
 _CACHE_VERSION = 1
 
 
@@ -71,7 +69,7 @@ def history_changes(store: Store, head: ObjectID) -> list[CommitChanges]:
 
 def cache_path(store: Store) -> Path:
     """The cache file, beside gitcurator's other per-clone state (as `telemetry.state_of`)."""
-    return Path(store.repo.commondir()) / STATE_DIR / CACHE_FILE
+    return state_folder(Path(store.repo.commondir())) / HISTORY_CACHE
 
 
 def walk_changes(

@@ -24,7 +24,7 @@ from dulwich.repo import Repo
 from gitcurator.errors import NotARepository, StoreError
 from gitcurator.skills.document import has_ancestor_in
 from gitcurator.skills.files import MAX_LOADED_BYTES, FileEntry, FileTree
-from gitcurator.statefiles import read_json, write_json
+from gitcurator.statefiles import TREE_CACHE, read_json, state_folder, write_json
 
 DEFAULT_BRANCH = "main"
 _FILE_MODE = 0o100644
@@ -387,7 +387,7 @@ class Store:
         from dulwich.diff_tree import tree_changes
         from dulwich.object_store import iter_tree_contents
 
-        cache = Path(self.repo.commondir()) / "gitcurator" / "tree-cache.json"
+        cache = state_folder(Path(self.repo.commondir())) / TREE_CACHE
         old_tree, entries = _read_tree_cache(cache)
         if old_tree == tree.decode():
             return entries

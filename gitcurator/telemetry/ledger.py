@@ -10,7 +10,15 @@ from pathlib import Path
 
 from gitcurator.audit import trailers
 from gitcurator.errors import CuratorError
-from gitcurator.statefiles import read_json, write_json
+from gitcurator.locks import notes_lock as lock_notes
+from gitcurator.statefiles import (
+    JOURNAL,
+    NOTES_LOCK,
+    RECORDS_CACHE,
+    read_json,
+    state_folder,
+    write_json,
+)
 from gitcurator.store import ObjectID, Store
 from gitcurator.store.notes import (
     NOTES_REF,
@@ -20,7 +28,8 @@ from gitcurator.store.notes import (
     read_notes,
     write_notes,
 )
-from gitcurator.telemetry import journal
+from gitcurator.telemetry import journal, names_cache
+from gitcurator.telemetry.events import Event
 from gitcurator.telemetry.records import (
     UsageRecord,
     apply_event,
@@ -29,9 +38,6 @@ from gitcurator.telemetry.records import (
     from_doc,
     to_doc,
 )
-
-RECORDS_CACHE = "records-cache.json"
-
 
 _SEGMENT_PREFIX = trailers.FOLDED_SEGMENT + ": "
 
@@ -47,7 +53,7 @@ class Loaded:
 
 def state_of(store: Store) -> Path:
     """The folder inside .git/ that holds gitcurator's per-clone state."""
-    return Path(store.repo.commondir()) / journal.STATE_DIR
+    return state_folder(Path(store.repo.commondir()))
 
 
 def load_notes(store: Store, state: NotesState | None = None) -> Loaded:
@@ -85,20 +91,20 @@ def load(store: Store) -> Loaded:
     """Records as every reading command sees them: notes plus buffered events."""
     state = state_of(store)
     # The shared lock keeps a flush from moving events between journal and notes meanwhile.
-    with journal.shared(state):
+    with lock_notes(state, shared=True):
         commit = notes_commit(store)
         loaded = load_notes(store)
         # A segment whose flush died after its notes commit is already in the notes: skip it.
         folded = _already_folded(store, commit)
         pending = [s for s in journal.segment_files(state) if s.stem not in folded]
-        for path in [*pending, state / journal.JOURNAL]:
+        for path in [*pending, state / JOURNAL]:
             events, problems = journal.read_events(path)
             loaded.problems.extend(problems)
             _apply(loaded.records, events)
     return loaded
 
 
-def _apply(records: dict[str, UsageRecord], events: Iterable[journal.Event]) -> set[str]:
+def _apply(records: dict[str, UsageRecord], events: Iterable[Event]) -> set[str]:
     touched = set()
     for event in events:
         for name in event.names:
@@ -119,7 +125,7 @@ class FlushResult:
 def flush(store: Store) -> FlushResult:
     """Fold the journal into the notes in one notes commit (crash-safe, exactly once)."""
     state = state_of(store)
-    journal_file = state / journal.JOURNAL
+    journal_file = state / JOURNAL
     if not journal.segment_files(state) and not (
         journal_file.exists() and journal_file.stat().st_size
     ):
@@ -146,7 +152,7 @@ def update(
 def forget_names(store: Store) -> None:
     """Drop the hot path's names cache. It is keyed by HEAD only, and a changed
     absorbed_into re-points a name: the next `record` rebuilds it from the new notes."""
-    (state_of(store) / journal.NAMES_CACHE).unlink(missing_ok=True)
+    names_cache.forget(state_of(store))
 
 
 @contextlib.contextmanager
@@ -154,11 +160,11 @@ def notes_lock(store: Store) -> Iterator[None]:
     """The lock every writer of the notes refs holds (flush, pin, import, a pass, sync)."""
     state_dir = state_of(store)
     try:
-        with journal.exclusive(state_dir):
+        with lock_notes(state_dir):
             yield
     except TimeoutError:
         raise CuratorError(
-            f"another gitcurator process has held {state_dir / journal.LOCK_FILE} for over a "
+            f"another gitcurator process has held {state_dir / NOTES_LOCK} for over a "
             "minute; wait for it to finish and run this again"
         ) from None
 

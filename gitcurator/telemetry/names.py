@@ -6,7 +6,7 @@ from __future__ import annotations
 from gitcurator.library import SkillsRepo
 from gitcurator.skills.document import SkillParseError, find_skills, parse_skill_md
 from gitcurator.skills.identity import identity, name_map
-from gitcurator.statefiles import read_json, write_json
+from gitcurator.statefiles import FRONTMATTER_NAMES_CACHE, read_json, write_json
 
 
 def known_names(repo: SkillsRepo, include_worktree: bool = False) -> dict[str, str]:
@@ -20,7 +20,7 @@ def known_names(repo: SkillsRepo, include_worktree: bool = False) -> dict[str, s
     frontmatter: dict[str, str] = {}
     # Frontmatter names by SKILL.md blob id: content-addressed, so a cached answer never goes
     # stale, and a rebuild after a commit parses only the SKILL.md files that changed.
-    cache_path = ledger.state_of(store) / "frontmatter-names.json"
+    cache_path = ledger.state_of(store) / FRONTMATTER_NAMES_CACHE
     cached = read_json(cache_path)
     cache: dict[str, str] = cached if isinstance(cached, dict) else {}
     fresh: dict[str, str] = {}
@@ -53,10 +53,10 @@ def refresh_names_cache(repo: SkillsRepo) -> None:
     Commands that move HEAD call this while dulwich is loaded anyway, so the agent's next
     `record` does not pay for the rebuild (seconds at 10,000 skills).
     """
-    from gitcurator.telemetry import journal, ledger
+    from gitcurator.telemetry import ledger, names_cache
 
     head = repo.store.head_commit()
-    journal.write_names(
+    names_cache.write(
         ledger.state_of(repo.store),
         head.decode() if head else None,
         # Committed skills only: walking the work tree costs seconds at 10k, and a name the

@@ -1,8 +1,8 @@
 """Record use and view events: the hot path an agent calls on every skill load.
 
-Imports only `journal` and the standard library on the fast path. The name check uses a cache
-of known names keyed by HEAD's commit; only when HEAD moved does it load the heavier modules to
-rebuild the cache.
+On the fast path it imports only the other hot path modules (gitdir, names_cache, events,
+host, journal) and the standard library. The name check uses a cache of known names keyed by
+HEAD's commit; only when HEAD moved does it load the heavier modules to rebuild the cache.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from gitcurator.telemetry import journal
+from gitcurator.telemetry import events, gitdir, journal, names_cache
+from gitcurator.telemetry.host import host_id
 
 
 class UnknownSkill(Exception):
@@ -40,14 +41,14 @@ def record(
     """
     if kind not in ("use", "view"):
         raise ValueError(f"kind must be 'use' or 'view', not {kind!r}")
-    if source is not None and not journal.SOURCE.fullmatch(source):
+    if source is not None and not events.SOURCE.fullmatch(source):
         raise ValueError(f"source must be a short lower-case word, not {source!r}")
-    if event_id is not None and not 0 < len(event_id) <= journal.MAX_EVENT_ID:
-        raise ValueError(f"event_id must be 1-{journal.MAX_EVENT_ID} characters")
-    root, gitdir = journal.find_gitdir(Path(repo))
-    state = journal.state_dir(gitdir)
-    head = journal.read_head(gitdir)
-    known = journal.lookup_names(state, head, list(names))
+    if event_id is not None and not 0 < len(event_id) <= events.MAX_EVENT_ID:
+        raise ValueError(f"event_id must be 1-{events.MAX_EVENT_ID} characters")
+    root, git = gitdir.find_gitdir(Path(repo))
+    state = gitdir.state_dir(git)
+    head = gitdir.read_head(git)
+    known = names_cache.lookup(state, head, list(names))
     if known is None or len(known) < len(set(names)):
         known = _rebuild_names(root, state, head)
     missing = [n for n in names if n not in known]
@@ -55,9 +56,7 @@ def record(
         raise UnknownSkill(missing)
     stamp = _canonical(at) if at else datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     targets = [known[n] for n in names]
-    journal.append(
-        state, journal.event_line(kind, targets, stamp, journal.host_id(state), source, event_id)
-    )
+    journal.append(state, events.event_line(kind, targets, stamp, host_id(state), source, event_id))
     return targets
 
 
@@ -82,5 +81,5 @@ def _rebuild_names(root: Path, state: Path, head: str | None) -> dict[str, str]:
 
     with open_repo(root) as repo:
         names = known_names(repo, include_worktree=True)
-    journal.write_names(state, head, names)
+    names_cache.write(state, head, names)
     return names

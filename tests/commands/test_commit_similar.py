@@ -9,7 +9,7 @@ from pathlib import Path
 from support.repos import git, run_cli, write_skill
 from support.similar_skills import SKILLS
 
-from gitcurator.commands.commit import WORDS_CACHE
+from gitcurator.statefiles import WORDS_CACHE
 
 
 def _put(root: Path, name: str, folder: str | None = None) -> Path:

@@ -372,7 +372,7 @@ def test_sync_refuses_nothing_when_the_remote_has_no_notes_yet(two: tuple[Path, 
 def test_a_locked_ref_on_a_local_remote_is_a_refused_push_not_a_crash(
     two: tuple[Path, Path], remote: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from gitcurator.sync import exchange as sync_module
+    from gitcurator.sync import session as sync_module
 
     monkeypatch.setattr(sync_module.random, "uniform", lambda lo, hi: 0.0)
     a, b = two

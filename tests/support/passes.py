@@ -106,3 +106,9 @@ def show(repo: Path, name: str) -> dict[str, Any]:
     assert result.code == 0, result
     doc: dict[str, Any] = json.loads(result.out)
     return doc
+
+
+def curator_branches(repo: Path) -> list[str]:
+    """The curator/* branches of `repo`, by short name."""
+    out = git("for-each-ref", "--format=%(refname:short)", "refs/heads/curator/", cwd=repo)
+    return out.stdout.split()

@@ -21,7 +21,7 @@ from dulwich.web import WSGIRequestHandlerLogger, WSGIServerLogger, make_wsgi_ch
 from support.remotes import NOTES, T1, T2, T3, clone, make_remote, record, refs, sync, usage
 from support.repos import git, run_cli
 
-from gitcurator.sync import exchange as sync_module
+from gitcurator.sync import session as sync_module
 
 # -- servers -------------------------------------------------------------------------------------
 

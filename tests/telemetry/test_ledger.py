@@ -19,8 +19,10 @@ from support.repos import git, run_cli, run_process, write_skill
 
 from gitcurator import schemas
 from gitcurator.library import open_repo
+from gitcurator.statefiles import JOURNAL, SEGMENTS, STATE_DIR
 from gitcurator.store.notes import NOTES_REF, key_id
 from gitcurator.telemetry import journal, ledger, recording
+from gitcurator.telemetry.host import host_id
 from gitcurator.telemetry.records import UsageRecord
 
 SKILLS = ["docker-build", "helm-deploy", "pdf-extract"]  # the `repo` fixture's skills
@@ -75,7 +77,7 @@ def _note_total(doc: dict[str, Any], field: str) -> int:
 
 
 def _journal_lines(repo: Path) -> int:
-    path = repo / ".git" / journal.STATE_DIR / journal.JOURNAL
+    path = repo / ".git" / STATE_DIR / JOURNAL
     return len(path.read_bytes().splitlines()) if path.exists() else 0
 
 
@@ -104,7 +106,7 @@ def test_record_then_flush_puts_the_counts_in_the_notes(repo: Path) -> None:
     assert result.code == 0, result
     assert "folded 5 events into 3 skill records" in result.out
     assert _journal_lines(repo) == 0
-    assert journal.segment_files(repo / ".git" / journal.STATE_DIR) == []
+    assert journal.segment_files(repo / ".git" / STATE_DIR) == []
     notes = {name: _git_note(repo, name) for name in SKILLS}
     assert {
         n: (_note_total(d, "use_count"), _note_total(d, "view_count")) for n, d in notes.items()
@@ -374,7 +376,7 @@ def test_a_corrupt_record_is_reported_and_kept_aside_when_its_skill_is_next_flus
 
 def test_a_damaged_journal_line_is_reported_and_does_not_block_the_flush(repo: Path) -> None:
     recording.record("use", ["pdf-extract"], repo=repo)
-    with (repo / ".git" / journal.STATE_DIR / journal.JOURNAL).open("ab") as f:
+    with (repo / ".git" / STATE_DIR / JOURNAL).open("ab") as f:
         f.write(
             b'{"v":1,"k":"use","t":"2026-01-01T00:00:00Z","h":"bad host!","n":["pdf-extract"]}\n'
         )
@@ -508,11 +510,11 @@ def test_a_flush_that_died_after_its_notes_commit_does_not_count_twice(
 ) -> None:
     for _ in range(3):
         recording.record("use", ["pdf-extract"], repo=repo)
-    state = repo / ".git" / journal.STATE_DIR
+    state = repo / ".git" / STATE_DIR
     real_unlink = Path.unlink
 
     def unlink_dies_on_segments(self: Path, missing_ok: bool = False) -> None:
-        if self.parent.name == journal.SEGMENTS:
+        if self.parent.name == SEGMENTS:
             raise OSError("killed before the segment was deleted")
         real_unlink(self, missing_ok=missing_ok)
 
@@ -556,7 +558,7 @@ def test_a_flush_that_died_before_its_notes_commit_loses_nothing(
 def test_a_segment_copied_back_after_a_successful_flush_is_not_folded_again(repo: Path) -> None:
     for _ in range(5):
         recording.record("view", ["helm-deploy"], repo=repo)
-    state = repo / ".git" / journal.STATE_DIR
+    state = repo / ".git" / STATE_DIR
     segment = journal.rotate(state)
     assert segment is not None
     saved = segment.read_bytes()
@@ -651,7 +653,7 @@ def test_threads_of_one_process_recording_at_once_from_a_cold_start(repo: Path) 
     assert errors == []
     record = _load(repo).records["pdf-extract"]
     assert record.use_count == 8
-    assert list(record.hosts) == [journal.host_id(repo / ".git" / journal.STATE_DIR)]
+    assert list(record.hosts) == [host_id(repo / ".git" / STATE_DIR)]
 
 
 # -- the hot path stays light --------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Two passes never run at once: the pass lock, with threads and with real processes."""
+"""locks.py: the one flock helper, the notes lock, and the pass lock (two passes never run at
+once), with threads and with real processes."""
 
 from __future__ import annotations
 
@@ -13,15 +14,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from support.repos import git, run_cli, run_process
+from support.passes import curator_branches
+from support.repos import run_process
 
-from gitcurator.curation.pass_lock import LOCK_FILE, PassBusy, pass_lock, read_holder
+from gitcurator.locks import LockBusy, PassBusy, file_lock, notes_lock, pass_lock, read_holder
+from gitcurator.statefiles import NOTES_LOCK, PASS_LOCK, SCHEDULE_FILE
 
 # A process that takes the pass lock of the folder in argv[1], says so, and holds it.
 HOLDER = """
 import sys, time
 from pathlib import Path
-from gitcurator.curation.pass_lock import pass_lock
+from gitcurator.locks import pass_lock
 with pass_lock(Path(sys.argv[1])):
     print("locked", flush=True)
     time.sleep(120)
@@ -54,19 +57,103 @@ def _kill(proc: subprocess.Popen[str]) -> None:
         proc.stdout.close()
 
 
+# -- the helper and the notes lock -------------------------------------------------------
+
+# A process that tries the notes lock of the folder in argv[1] for 0.2 s and says how it went.
+TRY_NOTES = """
+import sys
+from pathlib import Path
+from gitcurator.locks import notes_lock
+try:
+    with notes_lock(Path(sys.argv[1]), shared=sys.argv[2] == "shared", timeout=0.2):
+        print("got it")
+except TimeoutError:
+    print("timed out")
+"""
+
+
+def _try_notes_lock(state: Path, how: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-c", TRY_NOTES, str(state), how], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_exclusive_notes_lock_keeps_out_a_second_holder(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    with notes_lock(state):
+        assert _try_notes_lock(state, "exclusive") == "timed out"
+        assert _try_notes_lock(state, "shared") == "timed out"
+    with notes_lock(state, timeout=0.2):
+        pass  # released on exit
+
+
+def test_shared_notes_locks_share_and_a_reader_creates_no_file(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    with notes_lock(state, shared=True):
+        pass
+    assert not state.exists(), "a reader (a dry run) must not create files"
+    with notes_lock(state):
+        pass
+    with notes_lock(state, shared=True):
+        assert _try_notes_lock(state, "shared") == "got it"
+        assert _try_notes_lock(state, "exclusive") == "timed out"
+    assert (state / NOTES_LOCK).exists()
+
+
+def test_file_lock_creates_its_folder_and_gives_up_after_wait(tmp_path: Path) -> None:
+    path = tmp_path / "a" / "b.lock"
+    with file_lock(path) as fd:
+        assert path.exists() and fd >= 0
+        started = time.monotonic()
+        other = threading.Thread(target=lambda: _expect_busy(path))
+        other.start()
+        other.join()
+        assert time.monotonic() - started >= 0.2
+    with file_lock(path, wait=0):
+        pass
+
+
+def _expect_busy(path: Path) -> None:
+    # flock is per open file: another descriptor in this process is refused like a process
+    with pytest.raises(LockBusy), file_lock(path, wait=0.2):
+        pass
+
+
+def test_a_blocking_file_lock_waits_for_the_holder(tmp_path: Path) -> None:
+    path = tmp_path / "x.lock"
+    order: list[str] = []
+    with file_lock(path):
+        waiter = threading.Thread(target=lambda: _take_and_note(path, order))
+        waiter.start()
+        time.sleep(0.2)
+        order.append("released")
+    waiter.join(timeout=30)
+    assert order == ["released", "taken"]
+
+
+def _take_and_note(path: Path, order: list[str]) -> None:
+    with file_lock(path):
+        order.append("taken")
+
+
+# -- the pass lock -----------------------------------------------------------------------
+
+
 def test_holder_is_written_and_cleared(tmp_path: Path) -> None:
     with pass_lock(tmp_path):
-        pid, started = read_holder(tmp_path / LOCK_FILE)
+        pid, started = read_holder(tmp_path / PASS_LOCK)
         assert pid == os.getpid()
         assert started is not None and started.endswith("Z")
-    assert (tmp_path / LOCK_FILE).read_text() == ""
-    assert read_holder(tmp_path / LOCK_FILE) == (None, None)
+    assert (tmp_path / PASS_LOCK).read_text() == ""
+    assert read_holder(tmp_path / PASS_LOCK) == (None, None)
 
 
 def test_creates_the_state_folder(tmp_path: Path) -> None:
     state = tmp_path / "a" / "b"
     with pass_lock(state):
-        assert (state / LOCK_FILE).exists()
+        assert (state / PASS_LOCK).exists()
 
 
 def test_reentrant_in_one_thread(tmp_path: Path) -> None:
@@ -113,8 +200,8 @@ def test_released_on_exceptions(tmp_path: Path) -> None:
     ],
 )
 def test_read_holder_is_forgiving(tmp_path: Path, text: str, expected: tuple[object, ...]) -> None:
-    (tmp_path / LOCK_FILE).write_text(text)
-    assert read_holder(tmp_path / LOCK_FILE) == expected
+    (tmp_path / PASS_LOCK).write_text(text)
+    assert read_holder(tmp_path / PASS_LOCK) == expected
 
 
 def test_busy_message_says_what_to_do() -> None:
@@ -157,7 +244,7 @@ def test_waiter_gets_the_lock_when_the_holder_ends(
     state, proc = holder
     threading.Timer(0.3, lambda: os.kill(proc.pid, signal.SIGTERM)).start()
     with pass_lock(state, wait_seconds=30):
-        assert read_holder(state / LOCK_FILE)[0] == os.getpid()
+        assert read_holder(state / PASS_LOCK)[0] == os.getpid()
 
 
 def test_lock_of_a_killed_process_is_taken_over(tmp_path: Path) -> None:
@@ -166,15 +253,9 @@ def test_lock_of_a_killed_process_is_taken_over(tmp_path: Path) -> None:
     with pytest.raises(PassBusy), pass_lock(state):
         pass
     _kill(proc)  # kill -9: no chance to clean up; the file still names the dead holder
-    assert read_holder(state / LOCK_FILE)[0] == proc.pid
+    assert read_holder(state / PASS_LOCK)[0] == proc.pid
     with pass_lock(state):
-        assert read_holder(state / LOCK_FILE)[0] == os.getpid()
-
-
-@pytest.fixture
-def agent_repo(repo: Path) -> Path:
-    assert run_cli("track", "pdf-extract", "--origin", "agent", "-C", str(repo)).code == 0
-    return repo
+        assert read_holder(state / PASS_LOCK)[0] == os.getpid()
 
 
 def test_run_is_refused_while_another_pass_runs_then_takes_over(agent_repo: Path) -> None:
@@ -186,21 +267,16 @@ def test_run_is_refused_while_another_pass_runs_then_takes_over(agent_repo: Path
         assert refused.returncode == 1, refused
         assert f"another curator pass is running (pid {proc.pid}, started " in refused.stderr
         assert f"`kill {proc.pid}`" in refused.stderr
-        assert _branches(agent_repo) == []
+        assert curator_branches(agent_repo) == []
 
         waiting = run_process("maybe-run", "--json", "-C", str(agent_repo))
         assert waiting.returncode == 0, waiting  # maybe-run skips: it is no failure
         doc = json.loads(waiting.stdout)
         assert doc["ran"] is False
         assert doc["reason"].startswith(f"another curator pass is running (pid {proc.pid}")
-        assert not (state / "schedule.json").exists()  # not even the clock was started
+        assert not (state / SCHEDULE_FILE).exists()  # not even the clock was started
     finally:
         _kill(proc)  # SIGKILL: the kernel drops the flock
     taken = run_process("run", "--now", "2030-01-01T00:00:00Z", "-C", str(agent_repo))
     assert taken.returncode == 0, taken
-    assert _branches(agent_repo) == ["curator/20300101-000000"]
-
-
-def _branches(repo: Path) -> list[str]:
-    out = git("for-each-ref", "--format=%(refname:short)", "refs/heads/curator/", cwd=repo)
-    return out.stdout.split()
+    assert curator_branches(agent_repo) == ["curator/20300101-000000"]

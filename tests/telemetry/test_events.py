@@ -1,0 +1,65 @@
+"""events.py: the journal line format of one event."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gitcurator.telemetry.events import (
+    MAX_EVENT_ID,
+    Event,
+    event_line,
+    invalid_name_hint,
+    parse_line,
+)
+
+
+def test_event_line_is_one_json_line_holding_every_name_of_the_call() -> None:
+    line = event_line("use", ["pdf-extract", "café"], "2026-01-01T00:00:00Z", "h")
+    assert line.endswith(b"\n") and line.count(b"\n") == 1
+    assert json.loads(line) == {
+        "v": 1,
+        "k": "use",
+        "t": "2026-01-01T00:00:00Z",
+        "h": "h",
+        "n": ["pdf-extract", "café"],
+    }
+
+
+def test_source_and_event_id_are_written_only_when_given_and_read_back() -> None:
+    plain = event_line("use", ["a"], "2026-01-01T00:00:00Z", "h")
+    assert b'"s"' not in plain and b'"i"' not in plain
+    assert parse_line(plain.rstrip(b"\n")) == Event("use", ("a",), "2026-01-01T00:00:00Z", "h")
+    full = event_line("view", ["a"], "2026-01-01T00:00:00Z", "h", "claude-code", "evt-1")
+    assert json.loads(full)["s"] == "claude-code" and json.loads(full)["i"] == "evt-1"
+    assert parse_line(full.rstrip(b"\n")) == Event(
+        "view", ("a",), "2026-01-01T00:00:00Z", "h", "claude-code", "evt-1"
+    )
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        '"s":"Claude Code"',
+        '"s":7',
+        '"i":""',
+        '"i":"' + "x" * (MAX_EVENT_ID + 1) + '"',
+        '"i":12',
+    ],
+)
+def test_a_line_with_a_bad_source_or_event_id_is_no_event(fields: str) -> None:
+    line = '{"v":1,"k":"use","t":"2026-01-01T00:00:00Z","h":"h","n":["a"],' + fields + "}"
+    assert parse_line(line.encode()) is None
+
+
+@pytest.mark.parametrize(
+    ("names", "hint"),
+    [
+        (["pdf-extract"], ""),
+        (["My Skill"], "; 'My Skill' is not a valid skill name"),
+        (["A", "b_c"], "; 'A', 'b_c' are not valid skill names"),
+    ],
+)
+def test_invalid_name_hint(names: list[str], hint: str) -> None:
+    assert invalid_name_hint(names).startswith(hint)
