@@ -539,6 +539,25 @@ def import_hermes(start: Path, path: Path, no_verify: bool, as_json: bool) -> No
     _exit(emit(run(path, start if given else None, verify=not no_verify), as_json=as_json))
 
 
+# -- the MCP server -------------------------------------------------------------------------
+
+
+@cli.command("mcp")
+@repo_option
+def mcp_(start: Path) -> None:
+    """Serve the live skills to MCP hosts over stdio; every load is recorded.
+
+    Tools list_skills, load_skill and read_skill_file, the skills as skill:// resources and
+    the Skills extension's skills/list and skills/get, read from HEAD (not the work tree) and
+    re-read when it moves. Each load records a use, each support file read a view (source
+    mcp). Register it with a host as the command `gitcurator mcp -C REPO`.
+    """
+    from gitcurator.commands.mcp import mcp as run
+    from gitcurator.output import emit
+
+    _exit(emit(run(start)))
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI under the one error handler."""
     with error_handler():

@@ -1,4 +1,5 @@
-"""The layering rules, checked: one place for dulwich, one for click, no openai on the hot path."""
+"""The layering rules, checked: one place for dulwich, one for click, one for the mcp SDK, no
+openai on the hot path."""
 
 from __future__ import annotations
 
@@ -35,6 +36,12 @@ def test_only_the_cli_imports_click() -> None:
 def test_nothing_imports_openai_yet_outside_one_module() -> None:
     users = {m for m, deps in _modules().items() if "openai" in deps}
     assert len(users) <= 1, sorted(users)
+
+
+def test_only_the_mcp_server_module_imports_the_mcp_sdk() -> None:
+    # `mcp_types` ships with the SDK: its protocol types are part of it.
+    users = {m for m, deps in _modules().items() if deps & {"mcp", "mcp_types"}}
+    assert users == {"mcp/server.py"}, sorted(users)
 
 
 def test_the_hot_path_modules_import_only_the_standard_library() -> None:

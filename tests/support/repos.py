@@ -87,9 +87,9 @@ def git(*args: str, cwd: Path, check: bool = True) -> subprocess.CompletedProces
     return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=check)
 
 
-def corrupt_note(repo: Path, name: str, text: str) -> str:
-    """Overwrite a skill's record with `text` through plain git notes; returns the key id."""
-    key = subprocess.run(
+def note_key(repo: Path, name: str) -> str:
+    """The object a skill's record is the note of, as plain git computes it."""
+    return subprocess.run(
         ["git", "hash-object", "--stdin"],
         input=f"gitcurator skill {name}\n",
         capture_output=True,
@@ -97,5 +97,10 @@ def corrupt_note(repo: Path, name: str, text: str) -> str:
         cwd=repo,
         check=True,
     ).stdout.strip()
+
+
+def corrupt_note(repo: Path, name: str, text: str) -> str:
+    """Overwrite a skill's record with `text` through plain git notes; returns the key id."""
+    key = note_key(repo, name)
     git("notes", "--ref=gitcurator", "add", "-f", "-m", text, key, cwd=repo)
     return key

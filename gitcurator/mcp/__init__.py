@@ -1,0 +1,6 @@
+"""The MCP server: the library's live skills for any MCP host, every load recorded.
+
+`server` is the only module that imports the `mcp` SDK; it turns protocol requests into calls
+on `service`, which answers them from the committed library (`catalogue`) and records usage
+through the telemetry journal. `uris`, `paths`, `manifest` and `ranking` are pure.
+"""
