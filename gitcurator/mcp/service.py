@@ -21,7 +21,7 @@ from gitcurator.mcp.catalogue import Catalogue, ServedSkill
 from gitcurator.mcp.content import FileTooLarge, SkillFiles
 from gitcurator.mcp.manifest import FileDigest, mime_type, over_limits, skill_entry
 from gitcurator.store.notes import NOTES_REF
-from gitcurator.telemetry import journal
+from gitcurator.telemetry import events, gitdir, journal
 
 SOURCE = "mcp"
 
@@ -69,7 +69,7 @@ class SkillService:
         self._repo: SkillsRepo = open_repo(start)
         self.root = self._repo.root
         self.session = session or secrets.token_hex(6)
-        self._gitdir = journal.find_gitdir(self.root)[1]
+        self._gitdir = gitdir.find_gitdir(self.root)[1]
         self._files = SkillFiles()
         self._catalogue: Catalogue | None = None
         self.warnings: list[str] = []  # for the server to report; drained by it
@@ -84,8 +84,8 @@ class SkillService:
 
     def fingerprint(self) -> tuple[str | None, str | None]:
         """(HEAD's commit, the notes commit), from the ref files: cheap enough for every call."""
-        head = journal.read_head(self._gitdir)
-        notes = journal.read_ref(journal.common_dir(self._gitdir), NOTES_REF.decode())
+        head = gitdir.read_head(self._gitdir)
+        notes = gitdir.read_ref(gitdir.common_dir(self._gitdir), NOTES_REF.decode())
         return head, notes
 
     def catalogue(self) -> Catalogue:
@@ -123,7 +123,7 @@ class SkillService:
 
     def event_id(self, request_id: object) -> str:
         """The event id of a request: one per session and request, never reused."""
-        return f"mcp-{self.session}-{request_id}"[: journal.MAX_EVENT_ID]
+        return f"mcp-{self.session}-{request_id}"[: events.MAX_EVENT_ID]
 
     # -- tools -------------------------------------------------------------------------------
 

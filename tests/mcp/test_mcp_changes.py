@@ -11,7 +11,8 @@ from support.mcp_client import connect
 from support.passes import make_pass
 from support.repos import git, run_cli, write_skill
 
-from gitcurator.curation.pass_lock import pass_lock
+from gitcurator import statefiles
+from gitcurator.locks import notes_lock, pass_lock
 from gitcurator.telemetry import journal
 
 
@@ -77,13 +78,13 @@ def test_a_2026_client_hears_of_the_change_on_its_listen_stream(
 def test_it_keeps_serving_while_a_pass_or_a_sync_holds_the_repository(
     served: Path, tmp_path: Path
 ) -> None:
-    state = served / ".git" / journal.STATE_DIR
+    state = served / ".git" / statefiles.STATE_DIR
     # What a pass and a sync hold: the pass lock, the notes lock, git's own lock files.
     locks = [served / ".git" / "index.lock", served / ".git" / "refs/heads/main.lock"]
 
     async def main() -> list[tuple[bool, str]]:
         async with connect(served, tmp_path / "server.log") as client:
-            with pass_lock(state), journal.exclusive(state):
+            with pass_lock(state), notes_lock(state):
                 for lock in locks:
                     lock.write_text("")
                 try:
@@ -99,7 +100,7 @@ def test_it_keeps_serving_while_a_pass_or_a_sync_holds_the_repository(
 
     answers = anyio.run(main)
     assert [error for error, _ in answers] == [False, False]
-    events, _ = journal.read_events(state / journal.JOURNAL)
+    events, _ = journal.read_events(state / statefiles.JOURNAL)
     assert [(e.kind, e.names) for e in events] == [
         ("use", ("helm-deploy",)),
         ("view", ("pdf-extract",)),

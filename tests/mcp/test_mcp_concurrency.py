@@ -9,7 +9,7 @@ import anyio
 from support.mcp_client import connect
 from support.repos import run_cli
 
-from gitcurator.telemetry import journal
+from gitcurator import statefiles
 
 CLIENTS = 8
 ROUNDS = 5
@@ -39,7 +39,7 @@ def test_eight_concurrent_clients_have_every_load_counted_once(
 
     anyio.run(main)
     assert answers == [False] * CLIENTS * ROUNDS * (len(LOADS) + 1)
-    path = served / ".git" / journal.STATE_DIR / journal.JOURNAL
+    path = served / ".git" / statefiles.STATE_DIR / statefiles.JOURNAL
     lines = [json.loads(line) for line in path.read_text().splitlines()]
     assert len(lines) == CLIENTS * ROUNDS * (len(LOADS) + 1)
     # One session per client, one event id per request: no two lines share an id.

@@ -16,13 +16,13 @@ from support.mcp_client import Client, connect
 from support.passes import snapshot
 from support.repos import git, note_key, run_cli
 
-from gitcurator.telemetry import journal
+from gitcurator import statefiles
 
 LIVE = ["big-dataset", "helm-deploy", "pdf-extract"]
 
 
 def _journal(repo: Path) -> list[dict[str, Any]]:
-    path = repo / ".git" / journal.STATE_DIR / journal.JOURNAL
+    path = repo / ".git" / statefiles.STATE_DIR / statefiles.JOURNAL
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 

@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 from support.repos import git, write_skill
 
+from gitcurator import statefiles
 from gitcurator.mcp import catalogue
 from gitcurator.mcp.service import Refused, SkillService
-from gitcurator.telemetry import journal
+from gitcurator.telemetry import events
 
 
 def _commit(repo: Path, message: str) -> None:
@@ -70,7 +71,7 @@ def test_a_library_that_cannot_be_re_read_is_served_as_last_seen(
 
 
 def test_a_load_whose_event_cannot_be_written_still_answers(served: Path) -> None:
-    (served / ".git" / journal.STATE_DIR / journal.JOURNAL).mkdir(parents=True)
+    (served / ".git" / statefiles.STATE_DIR / statefiles.JOURNAL).mkdir(parents=True)
     with SkillService(served) as service:
         assert service.load_skill("helm-deploy", 7).skill.name == "helm-deploy"
         (warning,) = service.drain_warnings()
@@ -80,7 +81,7 @@ def test_a_load_whose_event_cannot_be_written_still_answers(served: Path) -> Non
 def test_event_ids_are_per_session_and_request_and_fit_the_journal(served: Path) -> None:
     with SkillService(served, session="abc") as service:
         assert service.event_id(12) == "mcp-abc-12"
-        assert len(service.event_id("x" * 500)) == journal.MAX_EVENT_ID
+        assert len(service.event_id("x" * 500)) == events.MAX_EVENT_ID
 
 
 def test_list_skills_honours_the_limit(served: Path) -> None:
