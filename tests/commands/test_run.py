@@ -257,15 +257,15 @@ def test_ctrl_c_while_the_pass_is_published_waits_and_says_where_it_is(
     import os
     import signal
 
-    from gitcurator.curation import curator_pass
+    from gitcurator.curation import pass_apply
 
-    recorded = curator_pass._record_states
+    recorded = pass_apply._record_states
 
     def interrupted(*args: object) -> None:
         os.kill(os.getpid(), signal.SIGINT)  # the person presses Ctrl-C right now
         recorded(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(curator_pass, "_record_states", interrupted)
+    monkeypatch.setattr(pass_apply, "_record_states", interrupted)
     result = run_cli("run", "--now", NOW, "-C", str(aged))
     assert result.code == 130
     assert "finishing this step first" in result.err
