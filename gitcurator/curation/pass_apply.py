@@ -1,10 +1,11 @@
 """The apply step of a pass: write what the plan decided, and nothing it did not.
 
-Every commit is built in the object store (the default branch, the index and the work tree
-are never touched): the archive commit, one commit per umbrella, the report commit. The pass
-is published by creating one branch ref, together with the lifecycle states it reports (and
-the journal folded into the notes); until the ref exists its objects are unreachable, so a
-pass killed at any point leaves every ref as it was.
+First the journal is folded into the notes (the usage the plan read from both). Every commit
+is built in the object store (the default branch, the index and the work tree are never
+touched): the archive commit, one commit per umbrella, the report commit. The pass is
+published by creating one branch ref, together with the lifecycle states it reports; until
+the ref exists its objects are unreachable, so a pass killed at any point leaves every ref as
+it was.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class InterruptedAfterPublishing(KeyboardInterrupt):
 def apply_pass(repo: SkillsRepo, plan: PassPlan) -> Applied:
     """Commit the plan on a new curator branch and record its lifecycle states."""
     store = repo.store
+    ledger.flush(store)
     head = plan.inputs.tip
     if plan.lifecycle.archived:
         moved = branches.edit_tree(store, plan.inputs.tree, plan.archive_moves)
@@ -53,7 +55,6 @@ def apply_pass(repo: SkillsRepo, plan: PassPlan) -> Applied:
     doc = run_document(plan, commits)
     branch = plan.branch
     if branch is None:
-        _record_states(repo, plan)  # no state to record: only the journal is folded
         return Applied(None, doc)
     tree = branches.edit_tree(store, branches.commit_tree_of(store, head), files=report_files(doc))
     head = branches.write_commit(store, tree, [head], report_message(plan.run_id, doc))
@@ -96,11 +97,9 @@ def _commit_umbrella(store: Store, fold: Fold, head: ObjectID, run_id: str) -> O
 
 
 def _record_states(repo: SkillsRepo, plan: PassPlan) -> None:
-    """Fold the journal into the notes and remember stale/active there, in one notes commit,
-    so the next pass sees what changed since."""
+    """Remember stale/active in the notes so the next pass sees what changed since."""
     changes = plan.state_changes
     if not changes:
-        ledger.flush(repo.store)
         return
     stamp_at = format_time(plan.now)
 

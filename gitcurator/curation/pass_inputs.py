@@ -2,8 +2,8 @@
 
 The default branch's tip and files, every skill's row (state, provenance, usage), the states
 the previous pass recorded, and the run id free for this pass. Nothing is written: the
-journal is folded into the notes by the apply step, and until then `ledger.load` sees its
-events as well.
+apply step folds the journal into the notes, and until then `ledger.load` reads its events
+beside the notes.
 """
 
 from __future__ import annotations
