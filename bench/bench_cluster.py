@@ -20,7 +20,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from gitcurator.umbrella.clusters import Candidate, Cluster, clusters
+from gitcurator.umbrella.candidates import Candidate
+from gitcurator.umbrella.clusters import Cluster, clusters
 
 # name part | what it is called in prose | its tools
 #     the things its skills work on (indented, may wrap)

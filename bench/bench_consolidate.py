@@ -49,7 +49,8 @@ from bench_validate_init import GITCURATOR, bench_env, timed, work_dir
 from support.fake_openai import FakeOpenAI, Response, count_tokens
 
 from gitcurator.skills.document import render_skill_md
-from gitcurator.umbrella.clusters import Candidate, clusters
+from gitcurator.umbrella.candidates import Candidate
+from gitcurator.umbrella.clusters import clusters
 
 HEADER = re.compile(r"^Cluster `([^`]*)`: (\d+) sibling skills: (.*)\.$")
 ISO = "%Y-%m-%dT%H:%M:%SZ"

@@ -352,9 +352,13 @@ def run(start: Path, dry_run: bool, consolidate: bool, now: str | None, as_json:
     Nothing changes on the default branch until `gitcurator merge RUN`. --dry-run asks the
     model too, but writes nothing at all.
     """
-    from gitcurator.curation.curator_pass import run_pass
+    from gitcurator.commands.run import TerminalProgress
+    from gitcurator.commands.run import run as run_pass
+    from gitcurator.output import emit
 
-    _exit(run_pass(start, now=now, dry_run=dry_run, as_json=as_json, consolidate=consolidate))
+    progress = TerminalProgress()
+    result = run_pass(start, now=now, dry_run=dry_run, consolidate=consolidate, progress=progress)
+    _exit(emit(result, as_json=as_json))
 
 
 @cli.command("maybe-run")

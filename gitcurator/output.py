@@ -3,7 +3,7 @@
 Commands and library code never print. A command returns a `Result`; the CLI hands it to
 `emit`, which writes the text (or the `--json` document) to stdout and the notes (warnings,
 hints) to stderr. Work that takes long reports through a `Progress` it is given, which shows
-something only when stderr is a terminal and the output is not JSON.
+something only when stderr is a terminal (stdout, JSON or not, stays clean).
 """
 
 from __future__ import annotations
@@ -55,3 +55,23 @@ def warn(message: str) -> None:
 def warn_all(messages: Iterable[str]) -> None:
     for message in messages:
         warn(message)
+
+
+class Progress:
+    """One status line on stderr that rewrites itself, shown only when stderr is a terminal
+    (a pipe or a log gets none of it)."""
+
+    def __init__(self) -> None:
+        self.shown = sys.stderr.isatty()
+
+    def show(self, line: str) -> None:
+        """Replace the status line with `line`."""
+        if self.shown:
+            sys.stderr.write(f"\r\033[K{line}")
+            sys.stderr.flush()
+
+    def done(self, line: str) -> None:
+        """Replace the status line with `line` for good."""
+        if self.shown:
+            sys.stderr.write(f"\r\033[K{line}\n")
+            sys.stderr.flush()

@@ -11,15 +11,9 @@ from gitcurator.commands.inventory import collect
 from gitcurator.errors import EXIT_OK
 from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.render import emit_json, plural
-from gitcurator.umbrella.candidates import UNREADABLE, Candidates, select_candidates
-from gitcurator.umbrella.clusters import (
-    NOT_CURATED,
-    PINNED,
-    PROTECTED,
-    TOO_YOUNG,
-    Cluster,
-    clusters,
-)
+from gitcurator.umbrella.candidates import Candidates, select_candidates
+from gitcurator.umbrella.clusters import Cluster, clusters
+from gitcurator.umbrella.eligibility import counted_left_out
 
 
 def load_candidates(repo: SkillsRepo, now: str | None) -> Candidates:
@@ -61,15 +55,6 @@ def _doc(found: Sequence[Cluster], loaded: Candidates, singletons: int) -> dict[
     }
 
 
-_LEFT_OUT_WORDS = {
-    NOT_CURATED: "not curated (user, hub or bundled)",
-    PINNED: "pinned",
-    PROTECTED: "protected",
-    TOO_YOUNG: "younger than min_age_days",
-    UNREADABLE: "unreadable",
-}
-
-
 def _text(found: Sequence[Cluster], loaded: Candidates, singletons: int, min_age: float) -> str:
     lines = []
     if not loaded.candidates:
@@ -84,10 +69,7 @@ def _text(found: Sequence[Cluster], loaded: Candidates, singletons: int, min_age
             f"{plural(singletons, 'singleton')} not sent"
         )
     if loaded.left_out:
-        lines.append(
-            "left out: "
-            + ", ".join(f"{n} {_LEFT_OUT_WORDS.get(k, k)}" for k, n in loaded.left_out.items())
-        )
+        lines.append("left out: " + counted_left_out(loaded.left_out))
     for cluster in found:
         width = max(len(m) for m in cluster.members)
         lines.append("")

@@ -22,7 +22,7 @@ from gitcurator.telemetry import ledger
 from gitcurator.telemetry.names import refresh_names_cache
 from gitcurator.telemetry.records import ORIGINS, Stamped, UsageRecord
 from gitcurator.timeutil import format_time, utc_now
-from gitcurator.umbrella.clusters import Candidate
+from gitcurator.umbrella.candidates import Candidate
 from gitcurator.umbrella.near_duplicates import Match, Profile, find_similar, profile, refusal
 
 

@@ -50,11 +50,12 @@ def demo(folder: Path | None, *, now: str | None) -> int:
         _clear(target, created)  # leave the folder as we found it
         raise
     print(_summary(target, built))
-    from gitcurator.curation.curator_pass import run_pass
+    from gitcurator.commands.run import run
+    from gitcurator.output import emit
 
     stamp = format_time(moment)
     print(f"\nrunning a curator pass as of {stamp}:\n")
-    code = run_pass(target, now=stamp, dry_run=False, as_json=False)
+    code = emit(run(target, now=stamp, dry_run=False, consolidate=False))
     if code != EXIT_OK:
         print(f"\nthe pass failed (see above); the sample library stays in {target}")
         return code

@@ -69,13 +69,17 @@ def _decide_and_run(
     if not decision.run:
         _emit(decision, as_json)
         return EXIT_OK
-    from gitcurator.curation.curator_pass import run_pass
+    from gitcurator.commands.run import TerminalProgress, run
+    from gitcurator.output import emit
 
     if not as_json:
         print(f"running a curator pass: {decision.reason}")
     output = io.StringIO()
     with contextlib.redirect_stdout(output) if as_json else contextlib.nullcontext():
-        code = run_pass(start, now=stamp, dry_run=False, as_json=as_json)
+        code = emit(
+            run(start, now=stamp, dry_run=False, consolidate=False, progress=TerminalProgress()),
+            as_json=as_json,
+        )
     if code == EXIT_OK:
         update_state(clone.state_dir, lambda s: _passed(s, stamp), warn=_warn)
     else:

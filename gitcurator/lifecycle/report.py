@@ -1,4 +1,5 @@
-"""What a pass says about itself: run.json, REPORT.md and commit messages (pure)."""
+"""What a pass says about itself: run.json and the commit messages (pure; REPORT.md is
+rendered from run.json by report_markdown.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from gitcurator.audit import trailers
 from gitcurator.config import CuratorPolicy
-from gitcurator.lifecycle.rules import ARCHIVED, PassPlan, Transition
+from gitcurator.lifecycle.rules import ACTIVE, ARCHIVED, LifecyclePlan, Transition
 from gitcurator.render import plural
 from gitcurator.timeutil import format_time
 
@@ -25,16 +26,17 @@ def run_doc(
     run_id: str,
     branch: str | None,
     base_commit: str,
-    plan: PassPlan,
+    plan: LifecyclePlan,
     policy: CuratorPolicy,
     states_before: Mapping[str, str],
     archived_paths: Mapping[str, str],
+    consolidations: Sequence[Mapping[str, Any]] = (),
+    refused: Sequence[Mapping[str, str]] = (),
+    llm: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The run.json document (schema: run-report). `states_before` maps every skill to its
-    state before the pass; `archived_paths` maps archived skills to their new folders."""
-    after = dict(states_before)
-    for t in plan.transitions:
-        after[t.name] = t.after
+    """The run.json document (schema: run-report), whole. `states_before` maps every skill to
+    its state before the pass; `archived_paths` maps archived skills to their new folders;
+    `consolidations`, `refused` and `llm` are the umbrella pass's parts (none without it)."""
     return {
         "version": 1,
         "run_id": run_id,
@@ -48,14 +50,33 @@ def run_doc(
         },
         "counts": {
             "before": dict(sorted(Counter(states_before.values()).items())),
-            "after": dict(sorted(Counter(after.values()).items())),
+            "after": _counts_after(states_before, plan.transitions, consolidations),
         },
         "transitions": [_transition(t, archived_paths) for t in plan.transitions],
         "skipped": [{"skill": s.name, "reason": s.reason} for s in plan.skipped],
-        "consolidations": [],
-        "refused": [],
-        "llm": None,
+        "consolidations": [dict(c) for c in consolidations],
+        "refused": [dict(r) for r in refused],
+        "llm": None if llm is None else dict(llm),
     }
+
+
+def _counts_after(
+    states_before: Mapping[str, str],
+    transitions: Sequence[Transition],
+    consolidations: Sequence[Mapping[str, Any]],
+) -> dict[str, int]:
+    """States after the pass: the transitions made, then the umbrellas applied (folded skills
+    are archived now, they moved to .archive/; each new umbrella is one more active skill)."""
+    state = dict(states_before)
+    state.update({t.name: t.after for t in transitions})
+    after = Counter(state.values())
+    for fold in consolidations:
+        for name in [*fold["absorbed"], *fold["demoted"]]:
+            after[state.get(name, ACTIVE)] -= 1
+            after[ARCHIVED] += 1
+        if not fold["existing"]:
+            after[ACTIVE] += 1
+    return {k: v for k, v in sorted(after.items()) if v > 0}
 
 
 def _transition(t: Transition, archived_paths: Mapping[str, str]) -> dict[str, Any]:
@@ -63,91 +84,6 @@ def _transition(t: Transition, archived_paths: Mapping[str, str]) -> dict[str, A
     if t.name in archived_paths:
         doc["archived_path"] = archived_paths[t.name]
     return doc
-
-
-def report_markdown(doc: Mapping[str, Any]) -> str:
-    """REPORT.md: the same facts as run.json, for the person reviewing the branch."""
-    lines = [
-        f"# Curator pass {doc['run_id']}",
-        "",
-        f"- now: {doc['now']}",
-        f"- base: `{doc['base_commit'][:12]}`"
-        + (f", branch `{doc['branch']}`" if doc["branch"] else ""),
-        f"- thresholds: stale after {doc['thresholds']['stale_after_days']:g} days, "
-        f"archive after {doc['thresholds']['archive_after_days']:g} days",
-        "",
-        "## Counts",
-        "",
-        "| state | before | after |",
-        "|---|---|---|",
-    ]
-    before, after = doc["counts"]["before"], doc["counts"]["after"]
-    for state in sorted(set(before) | set(after)):
-        lines.append(f"| {state} | {before.get(state, 0)} | {after.get(state, 0)} |")
-    for title, wanted in (
-        ("Archived", {ARCHIVED}),
-        ("Marked stale", {"stale"}),
-        ("Active again", {"active"}),
-    ):
-        rows = [t for t in doc["transitions"] if t["to"] in wanted]
-        if rows:
-            lines += ["", f"## {title} ({len(rows)})", ""]
-            for t in rows:
-                moved = f" → `{t['archived_path']}`" if "archived_path" in t else ""
-                lines.append(f"- **{t['skill']}** (`{t['path']}`{moved}): {t['reason']}")
-    if doc["skipped"]:
-        lines += ["", f"## Left alone ({len(doc['skipped'])})", ""]
-        by_reason: dict[str, list[str]] = {}
-        for s in doc["skipped"]:
-            by_reason.setdefault(s["reason"].split(":")[0], []).append(s["skill"])
-        for reason, names in sorted(by_reason.items()):
-            lines.append(f"- {reason}: {', '.join(sorted(names))}")
-    lines += _llm_sections(doc)
-    lines += ["", "Undo after merging: `gitcurator rollback " + doc["run_id"] + "`", ""]
-    return "\n".join(lines)
-
-
-def _llm_sections(doc: Mapping[str, Any]) -> list[str]:
-    """The umbrella pass: what was folded, what was refused, what the model cost."""
-    llm = doc.get("llm")
-    lines: list[str] = []
-    if doc.get("consolidations"):
-        lines += ["", f"## Folded into umbrellas ({len(doc['consolidations'])})", ""]
-        for c in doc["consolidations"]:
-            folded = ", ".join(c["absorbed"] + [f"{d} (demoted)" for d in c.get("demoted", [])])
-            kept = ", ".join(f"{s} {r:.0%}" for s, r in c.get("retention", {}).items())
-            lines.append(f"- **{c['umbrella']}** ← {folded}: {c['reason']}")
-            if kept:
-                lines.append(f"  - content kept: {kept}")
-    if doc.get("refused"):
-        lines += ["", f"## Refused ({len(doc['refused'])})", ""]
-        lines += [f"- {r['what']}: {r['reason']}" for r in doc["refused"]]
-    if llm:
-        lines += ["", "## Model", ""]
-        lines.append(
-            f"- {llm.get('model')} at {llm.get('endpoint')}: {plural(llm['requests'], 'request')}, "
-            f"{llm['prompt_tokens']} prompt and {llm['completion_tokens']} completion tokens, "
-            f"{llm['wall_seconds']:.1f} s"
-        )
-        for c in llm.get("clusters", []):
-            if c["status"] == "not_reviewed":
-                continue
-            said = "; ".join(
-                f"{u['name']} {'applied' if u['applied'] else 'refused'}"
-                for u in c.get("umbrellas", [])
-            )
-            keeps = len((c.get("plan") or {}).get("keep", []))
-            detail = said or c.get("error") or ("keeps every skill" if keeps else "no umbrella")
-            lines.append(
-                f"- cluster `{c['key']}` ({', '.join(c['members'])}): {c['status']}: {detail}"
-            )
-        waiting = [c for c in llm.get("clusters", []) if c["status"] == "not_reviewed"]
-        if waiting:
-            lines.append(
-                f"- not reviewed ({len(waiting)}, {llm.get('stopped') or 'llm.max_requests'}): "
-                + "; ".join(", ".join(c["members"]) for c in waiting)
-            )
-    return lines
 
 
 def umbrella_message(run_id: str, umbrella: Any, cluster_key: str) -> str:

@@ -86,7 +86,9 @@ class Skip:
 
 
 @dataclass(frozen=True, slots=True)
-class PassPlan:
+class LifecyclePlan:
+    """The lifecycle's verdicts at `now`: every transition, and every skill left alone."""
+
     now: datetime
     transitions: tuple[Transition, ...]
     skipped: tuple[Skip, ...]
@@ -101,10 +103,13 @@ class PassPlan:
 
     @property
     def archived(self) -> list[Transition]:
+        """The transitions that archive a skill."""
         return [t for t in self.transitions if t.after == ARCHIVED]
 
 
-def plan_pass(skills: Sequence[SkillFacts], policy: CuratorPolicy, now: datetime) -> PassPlan:
+def plan_lifecycle(
+    skills: Sequence[SkillFacts], policy: CuratorPolicy, now: datetime
+) -> LifecyclePlan:
     """Every transition the deterministic pass makes at `now`, and every skill it leaves be."""
     transitions: list[Transition] = []
     skipped: list[Skip] = []
@@ -144,7 +149,7 @@ def plan_pass(skills: Sequence[SkillFacts], policy: CuratorPolicy, now: datetime
         elif before == STALE:
             reason = f"active again: {since}"
             transitions.append(Transition(skill.name, skill.path, STALE, ACTIVE, reason))
-    return PassPlan(now, tuple(transitions), tuple(skipped))
+    return LifecyclePlan(now, tuple(transitions), tuple(skipped))
 
 
 def _exempt(skill: SkillFacts, policy: CuratorPolicy) -> str | None:

@@ -14,7 +14,8 @@ from gitcurator.mcp.manifest import FileDigest
 from gitcurator.mcp.ranking import WordIndex
 from gitcurator.skills.document import SkillParseError, parse_skill_md
 from gitcurator.store import ObjectID, Store
-from gitcurator.umbrella.clusters import BODY_CHARS, Candidate
+from gitcurator.umbrella.candidates import Candidate
+from gitcurator.umbrella.wording import BODY_CHARS
 
 # A file larger than this is refused, not cut short: a model's context holds a few hundred KB,
 # and a big asset (a dataset, a binary) is for the repository, not for a tool reply.

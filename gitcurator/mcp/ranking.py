@@ -1,7 +1,7 @@
 """`list_skills(query)`: skills ranked by wording, with the model `clusters` uses (pure).
 
 Each skill's text (name parts, description twice, start of the body) gets the TF-IDF vector
-`umbrella.clusters` computes for it; a query scores a skill by the cosine between that vector
+`umbrella.wording` computes for it; a query scores a skill by the cosine between that vector
 and the query's content words, each weighing the same (a query is a few words: its own
 term frequencies say nothing).
 """
@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from gitcurator.umbrella.clusters import Candidate, skill_text, tfidf_vectors, word_counts
+from gitcurator.umbrella.candidates import Candidate
+from gitcurator.umbrella.wording import skill_text, tfidf_vectors, word_counts
 
 
 class WordIndex:

@@ -1,3 +1,9 @@
-"""The LLM umbrella pass: the wording model, clusters, candidates, the prompt, the model client
-(the only module that imports openai), proposal checks (pure), umbrella files, paths, names,
-retention, and the near-duplicate guard."""
+"""The LLM umbrella pass, pure but for the model client.
+
+wording (the word model: tokens, stop words, counts, TF-IDF, spellings) under clusters
+(name families, wording_links, grouping), near_duplicates and retention; eligibility (who may
+be folded, and the reasons a skill is left out, worded once), candidates, prompt,
+proposal_checks (a proposed umbrella against the rules, as tree changes), files, paths, names;
+model_client, the only module that imports openai (and the only one here doing I/O). May import
+skills/, lifecycle/, config and timeutil; never store/, and no module that does I/O.
+"""

@@ -6,19 +6,31 @@ from __future__ import annotations
 import posixpath
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from gitcurator.config import CuratorPolicy
 from gitcurator.lifecycle.inventory import SkillRow
 from gitcurator.skills.document import SKILL_FILE, SKILL_FILE_LOWER, SkillParseError, parse_skill_md
-from gitcurator.umbrella.clusters import ARCHIVED, Candidate, left_out_because
-
-UNREADABLE = "unreadable"
+from gitcurator.umbrella.eligibility import ARCHIVED, UNREADABLE, left_out_because
 
 BlobId = TypeVar("BlobId", bound=bytes)
 Value = TypeVar("Value")
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One skill the umbrella pass may merge: what clustering and the prompt need of it."""
+
+    name: str
+    path: str
+    description: str
+    body: str
+    support_files: tuple[str, ...] = ()
+    use_count: int = 0
+    # Parsed once when the candidate is loaded; the umbrella pass keeps a host's other keys.
+    frontmatter: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from typing import Any, Generic, TypeVar
 from gitcurator.skills.check_skill import validate_skill
 from gitcurator.skills.document import SKILL_FILE, SKILL_FILE_LOWER
 from gitcurator.skills.files import FileEntry, SkillFiles
-from gitcurator.umbrella.clusters import Candidate
+from gitcurator.umbrella.candidates import Candidate
 from gitcurator.umbrella.paths import PathProblem, demote_target, rehomed_path, relink
 from gitcurator.umbrella.retention import kept_units, retained
 

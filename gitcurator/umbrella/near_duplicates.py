@@ -1,6 +1,6 @@
 """The near-duplicate guard of `commit`: existing skills a new one is very like (pure).
 
-Wording is compared the way the clusters compare it (cluster.py's words, text and TF-IDF
+Wording is compared the way the clusters compare it (wording.py's words, text and TF-IDF
 weighting), but from word counts rather than texts, so the shell can keep each SKILL.md's
 counts in a cache keyed by its blob and a 10,000-skill library is not re-read on every commit.
 Only the new skills are scored, each against the skills sharing a telling word with it.
@@ -9,13 +9,21 @@ Only the new skills are scored, each against the skills sharing a telling word w
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gitcurator.umbrella.clusters import Candidate, skill_text, spellings, word_counts
+from gitcurator.umbrella.candidates import Candidate
+from gitcurator.umbrella.wording import (
+    WORD,
+    idf,
+    skill_text,
+    spellings,
+    top_words,
+    weighted,
+    word_counts,
+)
 
 # Cosine at which a new skill is a near-copy of an existing one. `pdf-table-extraction`, a copy
 # of `pdf-extract-tables` reworded sentence by sentence (tests/test_similar.py), scores 0.70
@@ -26,15 +34,8 @@ from gitcurator.umbrella.clusters import Candidate, skill_text, spellings, word_
 # The templated siblings of bench/bench_cluster.py (shared tool, verb and filler text) score
 # a median 0.67 against their closest sibling: generated text, closer than real siblings.
 SIMILAR_THRESHOLD = 0.65
-# Mirrors cluster.tfidf_vectors (tests/test_similar.py pins the two together): imaginary texts
-# sharing no word with the library, added to every word's idf; a word in more than a quarter of
-# a large library is its boilerplate and left out.
-_UNSEEN_DOCS = 50
-_MIN_MAX_DF = 24
 # A word held by more skills than this does not make candidates by itself (see _candidates).
 _MAX_POSTINGS = 200
-
-_WORD = re.compile(r"[^\W_]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +92,7 @@ class Match:
 def description_key(description: str) -> str:
     """A description reduced to its lower-cased words: two that differ only in case, spacing or
     punctuation say the same."""
-    return " ".join(_WORD.findall(description.lower()))
+    return " ".join(WORD.findall(description.lower()))
 
 
 def pack_words(words: Mapping[str, int]) -> str:
@@ -124,47 +125,25 @@ def find_similar(
     df: Counter[str] = Counter()
     for vocabulary in (*vocabularies, *(p.vocabulary() for p in mine)):
         df.update(vocabulary)
-    idf = _idf(df, len(existing) + len(mine))
+    weights = idf(df, len(existing) + len(mine))
     by_description: dict[str, list[int]] = {}
     for i, p in enumerate(existing):
         if p.description_key:
             by_description.setdefault(p.description_key, []).append(i)
     found: list[Match] = []
     for me in mine:
-        vector = _vector(me.counts(), idf)
+        vector = weighted(me.counts(), weights)
         same = set(by_description.get(me.description_key, ())) if me.description_key else set()
         matches = []
         for i in sorted(_candidates(vector, vocabularies, df, threshold) | same):
             other = existing[i]
-            theirs = _vector(other.counts(), idf)
+            theirs = weighted(other.counts(), weights)
             score = round(sum(w * theirs.get(word, 0.0) for word, w in vector.items()), 4)
             if score >= threshold or i in same:
-                words = _top_words(vector, theirs, spelling)
+                words = tuple(spelling.get(w, w) for w in top_words(vector, theirs))
                 matches.append(Match(me.name, other.name, score, words, i in same))
         found.extend(sorted(matches, key=lambda m: (-m.score, m.existing)))
     return found
-
-
-def _top_words(
-    a: Mapping[str, float], b: Mapping[str, float], spelling: Mapping[str, str], k: int = 3
-) -> tuple[str, ...]:
-    """The `k` shared words that add most to the score, as spelled in the new skill."""
-    shared = sorted(a.keys() & b.keys(), key=lambda w: (-a[w] * b[w], w))
-    return tuple(spelling.get(w, w) for w in shared[:k])
-
-
-def _idf(df: Mapping[str, int], n: int) -> dict[str, float]:
-    """Smoothed idf of each word no commoner than boilerplate (as in cluster.tfidf_vectors)."""
-    cap = max(_MIN_MAX_DF, n // 4)
-    total = 1 + n + _UNSEEN_DOCS
-    return {w: math.log(total / (1 + c)) + 1 for w, c in df.items() if c <= cap}
-
-
-def _vector(words: Mapping[str, int], idf: Mapping[str, float]) -> dict[str, float]:
-    """Sublinear tf × idf, L2-normalised."""
-    vector = {w: (1 + math.log(c)) * idf[w] for w, c in words.items() if w in idf and c > 0}
-    norm = math.sqrt(sum(v * v for v in vector.values())) or 1.0
-    return {w: v / norm for w, v in vector.items()}
 
 
 def _candidates(

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from gitcurator.umbrella.clusters import Candidate, Cluster
+from gitcurator.umbrella.candidates import Candidate
+from gitcurator.umbrella.clusters import Cluster
 from gitcurator.umbrella.paths import rehomed_path
 
 # Characters of skill bodies one request may carry (about 12k tokens), shared by the members.

@@ -15,7 +15,7 @@ from __future__ import annotations
 import posixpath
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
 from gitcurator.skills.archive_paths import archive_targets
@@ -44,36 +44,39 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold()
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Context(Generic[BlobId]):
-    """What a check needs to know beyond the cluster; `live`, `paths` and `claimed` grow as
-    umbrellas apply (see applied)."""
+    """What a check needs to know beyond the cluster: the library as the umbrellas accepted
+    so far leave it (see after)."""
 
-    live: dict[str, str]  # live skill name -> folder, the whole library
+    live: Mapping[str, str]  # live skill name -> folder, the whole library
     ineligible: Mapping[str, str]  # name -> why the pass must leave it alone
     paths: frozenset[str]  # every file path of the tree the umbrella applies to
     load: Callable[[BlobId], bytes]
     min_retention: float
     skills_dir: str = ""
-    claimed: set[str] = field(default_factory=set)
+    claimed: frozenset[str] = frozenset()  # skills folded and umbrellas made by this pass
 
     def taken_name(self, name: str) -> str | None:
         """The existing skill name `name` clashes with, if any."""
         key = name_key(name)
         return next((n for n in (*self.live, *self.ineligible) if name_key(n) == key), None)
 
-    def applied(self, umbrella: Umbrella[BlobId]) -> None:
-        """Later umbrellas of the pass see this one's tree and names."""
+    def after(self, umbrella: Umbrella[BlobId]) -> Context[BlobId]:
+        """The context later umbrellas of the pass are checked against: this one's tree and
+        names taken."""
         gone: set[str] = set()
         moved: set[str] = set()
         for folder, files in umbrella.archived_files.items():
             gone.update(f"{folder}/{rel}" for rel in files)
             moved.update(f"{umbrella.archived[folder]}/{rel}" for rel in files)
         added = moved | set(umbrella.writes) | set(umbrella.copies)
-        self.paths = frozenset((self.paths - gone) | added)
-        self.claimed.update(umbrella.folded)
-        self.claimed.add(umbrella.name)
-        self.live[umbrella.name] = umbrella.folder
+        return replace(
+            self,
+            paths=frozenset((self.paths - gone) | added),
+            claimed=self.claimed | {*umbrella.folded, umbrella.name},
+            live={**self.live, umbrella.name: umbrella.folder},
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,12 +11,10 @@ pair counts once: repeating a line does not make it more retained.
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Iterable
 
-from gitcurator.umbrella.clusters import STOP_WORDS
+from gitcurator.umbrella.wording import STOP_WORDS, WORD
 
-_WORD = re.compile(r"[^\W_]+")
 # A skill this short in pairs is judged by its single words, or it could never pass or fail.
 _MIN_PAIRS = 8
 
@@ -24,7 +22,7 @@ _MIN_PAIRS = 8
 def content_words(text: str) -> list[str]:
     """The words of `text` that say something, lower-cased, in order."""
     words = []
-    for token in _WORD.findall(text.lower()):
+    for token in WORD.findall(text.lower()):
         if len(token) < 2 or token in STOP_WORDS:
             continue
         words.append(_fold(token))
@@ -32,7 +30,8 @@ def content_words(text: str) -> list[str]:
 
 
 def _fold(word: str) -> str:
-    # Plural and singular are the same instruction.
+    # Plural and singular are the same instruction. Simpler than wording.word_counts' folding
+    # (`classes` stays `classe`) and kept so: which umbrellas reach min_retention depends on it.
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]
     return word

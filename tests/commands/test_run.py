@@ -257,15 +257,15 @@ def test_ctrl_c_while_the_pass_is_published_waits_and_says_where_it_is(
     import os
     import signal
 
-    from gitcurator.curation import curator_pass
+    from gitcurator.curation import pass_apply
 
-    recorded = curator_pass._record_states
+    recorded = pass_apply._record_states
 
     def interrupted(*args: object) -> None:
         os.kill(os.getpid(), signal.SIGINT)  # the person presses Ctrl-C right now
         recorded(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(curator_pass, "_record_states", interrupted)
+    monkeypatch.setattr(pass_apply, "_record_states", interrupted)
     result = run_cli("run", "--now", NOW, "-C", str(aged))
     assert result.code == 130
     assert "finishing this step first" in result.err
@@ -274,3 +274,47 @@ def test_ctrl_c_while_the_pass_is_published_waits_and_says_where_it_is(
     assert "refs/heads/curator/20260601-000000" in git("for-each-ref", cwd=aged).stdout
     note = git("notes", "--ref=gitcurator", "show", key_id("helm-deploy"), cwd=aged).stdout
     assert json.loads(note)["lifecycle"]["value"] == "stale"
+
+
+def test_run_returns_its_text_and_document_and_prints_nothing(
+    aged: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gitcurator.commands.run import run
+
+    result = run(aged, now=NOW, dry_run=True, consolidate=False)
+    assert capsys.readouterr() == ("", "")
+    assert result.code == 0 and result.notes == ()
+    assert result.text.startswith("dry run: pass 20260601-000000 at 2026-06-01T00:00:00Z\n")
+    assert isinstance(result.doc, dict) and result.doc["archived"] == [
+        "docker-build",
+        "notes-keeper",
+    ]
+    assert _run(aged, "--dry-run") == result.doc  # what --json prints
+
+
+def test_terminal_progress_draws_through_a_status_line() -> None:
+    from gitcurator.commands.run import TerminalProgress
+    from gitcurator.umbrella.clusters import Cluster
+
+    class Line:
+        def __init__(self) -> None:
+            self.shown: list[str] = []
+
+        def show(self, line: str) -> None:
+            self.shown.append(line)
+
+        def done(self, line: str) -> None:
+            self.shown.append("done: " + line)
+
+    line = Line()
+    progress = TerminalProgress(line)  # type: ignore[arg-type]
+    progress.started(2)
+    progress.asking(1, Cluster(("a-x", "a-y"), "a"), 0)
+    progress.finished()
+    assert line.shown[0] == "cluster 1 of 2 (a, 2 skills); 0 tokens so far"
+    assert line.shown[1].startswith("done: 2 clusters in ")
+    quiet = Line()
+    idle = TerminalProgress(quiet)  # type: ignore[arg-type]
+    idle.started(0)
+    idle.finished()
+    assert quiet.shown == []  # no cluster: nothing to show

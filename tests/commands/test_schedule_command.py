@@ -153,36 +153,38 @@ def test_damaged_schedule_restarts_the_clock(agent_repo: Path) -> None:
 def test_a_failed_pass_leaves_the_schedule_and_exits_1(
     agent_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import gitcurator.curation.curator_pass
+    import gitcurator.commands.run
+    from gitcurator.output import Result
 
     assert run_cli("maybe-run", "--now", T0, "-C", str(agent_repo)).code == 0
-    monkeypatch.setattr(gitcurator.curation.curator_pass, "run_pass", lambda start, **kw: 1)
+    monkeypatch.setattr(gitcurator.commands.run, "run", lambda start, **kw: Result(code=1))
     result = run_cli("maybe-run", "--now", T1, "--json", "-C", str(agent_repo))
     assert result.code == 1
     doc = json.loads(result.out)
     assert doc["ran"] is True and "the pass failed" in doc["reason"]
     assert _schedule(agent_repo)["last_pass_at"] == T0
 
-    def broken(start: Path, **kw: object) -> int:
+    def broken(start: Path, **kw: object) -> Result:
         raise CuratorError("the notes ref is damaged")
 
-    monkeypatch.setattr(gitcurator.curation.curator_pass, "run_pass", broken)
+    monkeypatch.setattr(gitcurator.commands.run, "run", broken)
     result = run_cli("maybe-run", "--now", T1, "-C", str(agent_repo))
     assert result.code == 1 and "the notes ref is damaged" in result.err
     assert _schedule(agent_repo)["last_pass_at"] == T0
 
 
 def test_a_pause_during_the_pass_is_kept(agent_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import gitcurator.curation.curator_pass
+    import gitcurator.commands.run
+    from gitcurator.output import Result
 
-    real = gitcurator.curation.curator_pass.run_pass
+    real = gitcurator.commands.run.run
 
-    def pausing(start: Path, *, now: str | None, dry_run: bool, as_json: bool) -> int:
+    def pausing(start: Path, **kw: object) -> Result:
         assert run_cli("pause", "-C", str(start)).code == 0  # as if from another terminal
-        return real(start, now=now, dry_run=dry_run, as_json=as_json)
+        return real(start, **kw)
 
     assert run_cli("maybe-run", "--now", T0, "-C", str(agent_repo)).code == 0
-    monkeypatch.setattr(gitcurator.curation.curator_pass, "run_pass", pausing)
+    monkeypatch.setattr(gitcurator.commands.run, "run", pausing)
     assert run_cli("maybe-run", "--now", T1, "-C", str(agent_repo)).code == 0
     state = _schedule(agent_repo)
     assert state["last_pass_at"] == T1 and state["paused"] is True

@@ -13,7 +13,7 @@ from gitcurator.lifecycle.rules import (
     is_curated,
     is_protected,
     last_activity,
-    plan_pass,
+    plan_lifecycle,
     state_of,
 )
 
@@ -182,7 +182,7 @@ def _facts(
 def test_plan_pass_rules(
     facts: SkillFacts, policy: CuratorPolicy, outcome: tuple[str, str] | str | None
 ) -> None:
-    plan = plan_pass([facts], policy, NOW)
+    plan = plan_lifecycle([facts], policy, NOW)
     if outcome is None:
         assert plan.transitions == () and plan.skipped == ()
     elif isinstance(outcome, str):
@@ -197,7 +197,7 @@ def test_plan_pass_rules(
 
 
 def test_plan_reasons_name_the_threshold_and_the_idle_days() -> None:
-    plan = plan_pass([_facts(activity="2026-02-01T00:00:00Z")], POLICY, NOW)
+    plan = plan_lifecycle([_facts(activity="2026-02-01T00:00:00Z")], POLICY, NOW)
     assert plan.transitions[0].reason == (
         "idle 120 days (last activity 2026-02-01), over archive_after_days=90"
     )
@@ -209,8 +209,8 @@ def test_plan_lists_and_is_deterministic() -> None:
         _facts("a", activity="2026-04-01T00:00:00Z"),
         _facts("c", activity="2026-05-31T00:00:00Z", recorded="stale"),
     ]
-    plan = plan_pass(skills, POLICY, NOW)
+    plan = plan_lifecycle(skills, POLICY, NOW)
     assert plan.names("archived") == ["b"]
     assert plan.names("stale") == ["a"]
     assert plan.names("active", "stale") == ["c"]
-    assert plan == plan_pass(list(reversed(skills)), POLICY, NOW)
+    assert plan == plan_lifecycle(list(reversed(skills)), POLICY, NOW)

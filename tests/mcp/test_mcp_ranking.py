@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gitcurator.mcp.ranking import WordIndex
-from gitcurator.umbrella.clusters import Candidate
+from gitcurator.umbrella.candidates import Candidate
 
 SKILLS = [
     Candidate("pdf-extract-tables", "a", "Extract tables from PDF files.", "Use pdfplumber."),

@@ -3,26 +3,13 @@
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gitcurator.config import CuratorPolicy
-from gitcurator.lifecycle.inventory import SkillRow
-from gitcurator.umbrella.clusters import (
-    ARCHIVED,
-    NOT_CURATED,
-    PINNED,
-    PROTECTED,
-    TOO_YOUNG,
-    Candidate,
-    clusters,
-    left_out_because,
-    prefix_families,
-    word_counts,
-)
+from gitcurator.umbrella.candidates import Candidate
+from gitcurator.umbrella.clusters import clusters, prefix_families
 
 
 def skill(name: str, description: str = "", body: str = "", use_count: int = 0) -> Candidate:
@@ -174,20 +161,6 @@ def test_threshold_decides_how_alike_is_alike() -> None:
     assert clusters(pair, threshold=0.99) == []
 
 
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ("Extract the tables from PDF files", {"extract": 1, "table": 1, "pdf": 1, "file": 1}),
-        ("Use it when the user asks", {}),
-        ("a 2024 v2 of it", {}),
-        ("Classes, boxes, batches, queries", {"class": 1, "box": 1, "batch": 1, "query": 1}),
-        ("Kubernetes kubernetes KUBERNETES", {"kubernete": 3}),
-    ],
-)
-def test_word_counts(text: str, expected: dict[str, int]) -> None:
-    assert dict(word_counts(text)) == expected
-
-
 # -- reasons and keys --------------------------------------------------------------------------
 
 
@@ -324,50 +297,3 @@ def test_a_thousand_skills_cluster_in_well_under_a_second() -> None:
     found = clusters(skills)
     assert time.perf_counter() - start < 2.0  # ~0.2 s on a laptop; slack for loaded CI
     assert len(found) >= 800 // 6
-
-
-# -- who may be clustered ----------------------------------------------------------------------
-
-NOW = datetime(2026, 3, 1, tzinfo=UTC)
-
-
-def row(**changes: object) -> SkillRow:
-    base: dict[str, object] = {
-        "name": "pdf-extract-tables",
-        "path": "pdf-extract-tables",
-        "state": "active",
-        "origin": "agent",
-        "pinned": False,
-        "curated": True,
-        "protected": False,
-        "use_count": 0,
-        "view_count": 0,
-        "patch_count": 0,
-        "last_used_at": None,
-        "last_viewed_at": None,
-        "last_patched_at": None,
-        "last_activity_at": None,
-        "created_at": "2026-01-01T00:00:00Z",
-        "archived_at": None,
-        "absorbed_into": None,
-    }
-    return SkillRow(**{**base, **changes})  # type: ignore[arg-type]
-
-
-@pytest.mark.parametrize(
-    ("changes", "reason"),
-    [
-        ({}, None),
-        ({"state": "stale"}, None),
-        ({"state": "archived"}, ARCHIVED),
-        ({"curated": False, "origin": "user"}, NOT_CURATED),
-        ({"curated": False, "origin": "hub"}, NOT_CURATED),
-        ({"pinned": True}, PINNED),
-        ({"protected": True}, PROTECTED),
-        ({"created_at": "2026-02-25T00:00:00Z"}, TOO_YOUNG),
-        ({"created_at": "2026-02-22T00:00:00Z"}, None),  # exactly min_age_days old
-        ({"created_at": None}, TOO_YOUNG),
-    ],
-)
-def test_left_out_because(changes: dict[str, object], reason: str | None) -> None:
-    assert left_out_because(row(**changes), CuratorPolicy(min_age_days=7), NOW) == reason

@@ -8,7 +8,7 @@ import pytest
 from support.similar_skills import SKILLS
 
 from gitcurator.skills.document import parse_skill_md
-from gitcurator.umbrella.clusters import Candidate, skill_text, tfidf_vectors
+from gitcurator.umbrella.candidates import Candidate
 from gitcurator.umbrella.near_duplicates import (
     SIMILAR_THRESHOLD,
     Match,
@@ -18,6 +18,7 @@ from gitcurator.umbrella.near_duplicates import (
     profile,
     refusal,
 )
+from gitcurator.umbrella.wording import skill_text, tfidf_vectors
 
 # Realistic skills: a family of PDF siblings and a reworded copy of one of them.
 LIBRARY = ("pdf-extract-tables", "pdf-merge", "pdf-extract-images")

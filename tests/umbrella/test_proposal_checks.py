@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from gitcurator.skills.document import parse_skill_md
-from gitcurator.umbrella.clusters import Candidate, Cluster
+from gitcurator.umbrella.candidates import Candidate
+from gitcurator.umbrella.clusters import Cluster
 from gitcurator.umbrella.names import umbrella_name_problem
 from gitcurator.umbrella.paths import rehomed_path
 from gitcurator.umbrella.prompt import SYSTEM_PROMPT, cluster_message, excerpt
@@ -349,7 +351,7 @@ def test_a_host_with_a_lowercase_skill_md_keeps_that_one_file() -> None:
 
 def test_a_folded_name_already_in_the_archive_is_refused_not_suffixed() -> None:
     cluster, members, ctx = _setup()
-    ctx.paths = ctx.paths | {".archive/documents/pdf-b/SKILL.md"}
+    ctx = replace(ctx, paths=ctx.paths | {".archive/documents/pdf-b/SKILL.md"})
     with pytest.raises(Refused, match=r"pdf-b is already archived at \.archive/documents/pdf-b"):
         check_umbrella(_proposal(), cluster, members, ctx)
 
@@ -357,7 +359,7 @@ def test_a_folded_name_already_in_the_archive_is_refused_not_suffixed() -> None:
 def test_an_applied_umbrella_takes_its_name_and_paths_for_the_rest_of_the_pass() -> None:
     cluster, members, ctx = _setup()
     first = check_umbrella(_proposal(absorb=["pdf-a", "pdf-b"]), cluster, members, ctx)
-    ctx.applied(first)
+    ctx = ctx.after(first)
     assert ctx.live["pdf-tools"] == "documents/pdf-tools"
     assert ".archive/documents/pdf-a/SKILL.md" in ctx.paths
     assert "documents/pdf-a/SKILL.md" not in ctx.paths

@@ -1,0 +1,82 @@
+"""The load step of a pass: everything it decides from, read once (reads only).
+
+The default branch's tip and files, every skill's row (state, provenance, usage), the states
+the previous pass recorded, and the run id free for this pass. Nothing is written: the
+apply step folds the journal into the notes, and until then `ledger.load` reads its events
+beside the notes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from gitcurator.audit.passes import BRANCH_PREFIX
+from gitcurator.config import Config
+from gitcurator.errors import CuratorError
+from gitcurator.library import SkillsRepo
+from gitcurator.lifecycle.inventory import SkillRow, build_rows
+from gitcurator.skills.document import find_skills
+from gitcurator.skills.identity import identity
+from gitcurator.store import ObjectID, Store, branches
+from gitcurator.store.history import skill_histories
+from gitcurator.telemetry import ledger
+
+
+@dataclass(frozen=True, slots=True)
+class PassInputs:
+    """What a pass at `now` plans from."""
+
+    now: datetime
+    config: Config
+    run_id: str
+    base_branch: str
+    tip: ObjectID  # the default branch's commit the pass starts from
+    tree: ObjectID
+    entries: Mapping[str, tuple[ObjectID, int]]  # path -> (blob, mode) of every file at tip
+    rows: tuple[SkillRow, ...]  # every skill, live and archived, sorted by name
+    recorded: Mapping[str, str]  # skill -> the lifecycle state the previous pass left it in
+    read: Callable[[ObjectID], bytes]  # loads a blob: the umbrella checks read skills' files
+    problems: tuple[str, ...] = ()  # records that could not be read, in words
+
+
+def load_pass(repo: SkillsRepo, now: datetime) -> PassInputs:
+    """Read what a pass at `now` needs from the default branch and the usage records."""
+    store, config = repo.store, repo.config
+    branch = store.default_branch()
+    tip = store.branch_tip(branch)
+    if tip is None:
+        raise CuratorError(f"branch {branch} has no commits yet; run `gitcurator init` first")
+    tree = branches.commit_tree_of(store, tip)
+    entries = store.tree_entries(tree)
+    locations = find_skills(entries, config.skills_dir)
+    loaded = ledger.load(store)
+    histories = skill_histories(
+        store, {loc.folder: identity(loc) for loc in locations}, config.skills_dir, head=tip
+    )
+    rows = build_rows(locations, loaded.records, histories, config.curator, now)
+    return PassInputs(
+        now=now,
+        config=config,
+        run_id=free_run_id(store, now),
+        base_branch=branch,
+        tip=tip,
+        tree=tree,
+        entries=entries,
+        rows=tuple(rows),
+        recorded={n: r.lifecycle.value for n, r in loaded.records.items() if r.lifecycle},
+        read=store.read_blob,
+        problems=tuple(loaded.problems),
+    )
+
+
+def free_run_id(store: Store, now: datetime) -> str:
+    """`YYYYMMDD-HHMMSS` of `now`, suffixed -2, -3, ... while a curator branch has it."""
+    base = now.strftime("%Y%m%d-%H%M%S")
+    taken = set(branches.branch_names(store, BRANCH_PREFIX))
+    run_id, n = base, 1
+    while BRANCH_PREFIX + run_id in taken:
+        n += 1
+        run_id = f"{base}-{n}"
+    return run_id

@@ -1,0 +1,44 @@
+"""The load step: what a pass reads from the default branch and the records, and its run id."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from support.repos import git, run_cli
+
+from gitcurator.curation.pass_inputs import free_run_id, load_pass
+from gitcurator.errors import CuratorError
+from gitcurator.library import open_repo
+
+NOW = datetime(2026, 6, 1, tzinfo=UTC)
+
+
+def test_load_reads_the_tip_its_files_and_every_skill(repo: Path) -> None:
+    assert run_cli("record", "use", "pdf-extract", "-C", str(repo)).code == 0
+    with open_repo(repo) as opened:
+        inputs = load_pass(opened, NOW)
+        tip = opened.store.branch_tip("main")
+    assert inputs.base_branch == "main" and inputs.tip == tip
+    assert inputs.run_id == "20260601-000000"
+    assert [r.name for r in inputs.rows] == ["docker-build", "helm-deploy", "pdf-extract"]
+    # The journal is not folded yet: its event is read beside the notes.
+    assert {r.name: r.use_count for r in inputs.rows}["pdf-extract"] == 1
+    assert "devops/k8s/helm-deploy/SKILL.md" in inputs.entries
+    sha, _mode = inputs.entries["pdf-extract/SKILL.md"]
+    assert inputs.read(sha).startswith(b"---\nname: pdf-extract\n")
+    assert inputs.problems == ()
+
+
+def test_a_taken_run_id_gets_a_suffix(repo: Path) -> None:
+    git("branch", "curator/20260601-000000", cwd=repo)
+    git("branch", "curator/20260601-000000-2", cwd=repo)
+    with open_repo(repo) as opened:
+        assert free_run_id(opened.store, NOW) == "20260601-000000-3"
+
+
+def test_a_branch_without_commits_is_refused(tmp_path: Path) -> None:
+    git("init", "-q", "-b", "main", cwd=tmp_path)
+    with open_repo(tmp_path) as opened, pytest.raises(CuratorError, match="has no commits yet"):
+        load_pass(opened, NOW)
