@@ -21,9 +21,9 @@ from gitcurator.store.notes import (
     write_notes,
 )
 from gitcurator.telemetry import journal
+from gitcurator.telemetry.fold import apply_events
 from gitcurator.telemetry.records import (
     UsageRecord,
-    apply_event,
     check_doc,
     decode_record,
     from_doc,
@@ -99,13 +99,8 @@ def load(store: Store) -> Loaded:
 
 
 def _apply(records: dict[str, UsageRecord], events: Iterable[journal.Event]) -> set[str]:
-    touched = set()
-    for event in events:
-        for name in event.names:
-            record = records.get(name) or UsageRecord(name)
-            records[name] = apply_event(record, event.kind, event.at, event.host)
-            touched.add(name)
-    return touched
+    # Sources, event-id dedupe and agent writes live in telemetry.fold.
+    return apply_events(records, events)
 
 
 @dataclass(frozen=True, slots=True)
