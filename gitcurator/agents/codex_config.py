@@ -48,7 +48,12 @@ def without_mcp(text: str | None, path: Path) -> str | None:
     del servers[MCP_NAME]
     if not servers:
         del doc["mcp_servers"]
-    return tomlkit.dumps(doc)
+    # tomlkit keeps the blank line it put before the table: end the file as it ended before.
+    return (
+        tomlkit.dumps(doc).rstrip("\n") + "\n"
+        if text and text.endswith("\n")
+        else tomlkit.dumps(doc)
+    )
 
 
 def _ours(server: object) -> bool:

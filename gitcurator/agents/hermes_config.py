@@ -68,7 +68,7 @@ def _added(
         elif current is not None:
             key = _line(lines, re.escape(child) + r"enabled:\s*(#.*)?", at + 1)
             item = _child_indent(lines, key, same_ok=True) if current else child
-            lines.insert(key + 1, f"{item}- {name}\n")
+            lines.insert(_end_of_list(lines, key, len(item)), f"{item}- {name}\n")
         else:
             raise _refuse(path, "plugins.enabled is not a list")
         new = "".join(lines)
@@ -105,6 +105,22 @@ def _line(lines: list[str], pattern: str, start: int) -> int:
         if re.fullmatch(pattern, lines[i].rstrip("\n")):
             return i
     raise LookupError(pattern)
+
+
+def _end_of_list(lines: list[str], key: int, indent: int) -> int:
+    """The line after the last item of the block list under line `key` (appending keeps the
+    order Hermes reads)."""
+    end = key + 1
+    for i in range(key + 1, len(lines)):
+        text = lines[i]
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue
+        own = len(text) - len(text.lstrip())
+        if own > indent or (own == indent and text.lstrip().startswith("- ")):
+            end = i + 1
+        else:
+            break
+    return end
 
 
 def _child_indent(lines: list[str], at: int, same_ok: bool = False) -> str:

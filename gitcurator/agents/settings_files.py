@@ -29,6 +29,7 @@ class FileEdit:
     old: str | None
     new: str | None
     what: str
+    backup: bool = True  # False for files that are gitcurator's own (the Hermes plugin)
 
     @property
     def changes(self) -> bool:
@@ -70,7 +71,7 @@ def apply(edit: FileEdit) -> Path | None:
     if not edit.changes:
         return None
     backup = None
-    if edit.old is not None and edit.path.exists():
+    if edit.backup and edit.old is not None and edit.path.exists():
         backup = backup_name(edit.path)
         shutil.copy2(edit.path, backup)
     if edit.new is None:

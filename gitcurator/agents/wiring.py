@@ -145,8 +145,8 @@ def claude_mcp_file(scope: str, project: Path) -> Path:
 
 
 def _add(plan: Plan, path: Path, old: str | None, new: str | None, what: str, kind: str) -> None:
-    plan.edits.append(FileEdit(path, old, new, what))
-    plan.files.append({"path": str(path), "kind": kind})
+    plan.edits.append(FileEdit(path, old, new, what, backup=kind != "hermes-plugin"))
+    plan.files.append({"path": str(path), "kind": kind, "created": old is None})
 
 
 def _json_hooks(plan: Plan, path: Path, events: dict[str, str | None], command: str) -> None:
@@ -205,19 +205,17 @@ def plan_disconnect(entry: dict[str, Any]) -> list[FileEdit]:
         if text is None:
             continue
         new: str | None = text
-        if kind == "hooks-json":
+        if kind in ("hooks-json", "mcp-json"):
             doc = hooks_json.parse(text, path)
-            if hooks_json.remove_hooks(doc, ours):
-                new = hooks_json.dump(doc)
-        elif kind == "mcp-json":
-            doc = hooks_json.parse(text, path)
-            if hooks_json.remove_mcp(doc):
-                new = hooks_json.dump(doc)
+            removed = hooks_json.remove_hooks(doc, ours) + hooks_json.remove_mcp(doc)
+            if removed:
+                # A file connect created and that now holds nothing goes again.
+                new = None if item.get("created") and not doc else hooks_json.dump(doc)
         elif kind == "mcp-toml":
             new = codex_config.without_mcp(text, path) or text
         elif kind == "hermes-plugin":
             new = None
         elif kind == "hermes-config" and item.get("added"):
             new = hermes_config.without_plugin(text, path, hermes.PLUGIN_NAME) or text
-        edits.append(FileEdit(path, text, new, kind or "settings"))
+        edits.append(FileEdit(path, text, new, kind or "settings", kind != "hermes-plugin"))
     return edits

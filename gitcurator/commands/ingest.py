@@ -19,7 +19,7 @@ from gitcurator.agents.delivery import Delivered, Target, deliver
 from gitcurator.agents.events import AgentEvent
 from gitcurator.agents.logs import FOLDER, Cursors, complete_lines
 from gitcurator.agents.paths import Library
-from gitcurator.errors import NotARepository, UsageError
+from gitcurator.errors import CuratorError, NotARepository, UsageError
 from gitcurator.output import Result
 from gitcurator.render import plural
 from gitcurator.telemetry import recording
@@ -156,7 +156,9 @@ def _ingest_hermes(target: Target, given: list[Path], cutoff: str | None, tally:
     skills = given[0] if given else _hermes_skills(target.root)
     usage_file = skills / hermes.USAGE_FILE
     if not usage_file.is_file():
-        raise UsageError(f"{usage_file} not found; give the Hermes skills folder that holds it")
+        raise CuratorError(
+            f"{usage_file} not found; give the Hermes skills folder that holds it as PATH"
+        )
     path = target.state / FOLDER / BASELINE
     baseline = _read_json(path)
     if baseline is None:
