@@ -154,9 +154,7 @@ def test_duplicates_across_a_flush_and_a_sync_count_once(tmp_path: Path) -> None
     a, b = clone(bare, tmp_path / "a"), clone(bare, tmp_path / "b")
     transcript = tmp_path / "session.jsonl"
     transcript.write_text(jsonl([transcript_skill_line("pdf-extract", "toolu_X", T1)]))
-    import io
 
-    from gitcurator.commands.hook import run as hook
 
     hook(
         "claude-code",
