@@ -573,14 +573,14 @@ def connect(
     list_: bool,
     as_json: bool,
 ) -> None:
-    """Wire an agent (claude-code, codex, hermes) so it reports every skill load and write.
+    """Wire an agent's hooks so it reports skill loads and writes.
 
-    Finds the agent's skills folder (or uses -C), makes it a skills repository if it is not
-    one, and installs the agent's own hooks (Hermes: a plugin) calling gitcurator. Other
-    hooks are kept in place; the edited file is backed up first; a settings file that is not
-    valid JSON/TOML/YAML, or is read-only, is refused with nothing changed. Running it again
-    changes nothing. --list shows every connection, its last event and the names it loaded
-    that the library lacks.
+    AGENT is claude-code, codex or hermes. Finds the agent's skills folder (or uses -C),
+    makes it a skills repository if it is not one, and installs the agent's own hooks
+    (Hermes: a plugin) calling gitcurator. Other hooks are kept in place; the edited file
+    is backed up first; a settings file that is not valid JSON/TOML/YAML, or is read-only,
+    is refused with nothing changed. Running it again changes nothing. --list shows every
+    connection, its last event and the names it loaded that the library lacks.
     """
     from gitcurator import output
     from gitcurator.commands import connect as command
@@ -601,7 +601,10 @@ def connect(
 @click.option("--scope", type=click.Choice(["user", "project"]), help="Only this scope.")
 @repo_option
 def disconnect(start: Path, agent: str, scope: str | None) -> None:
-    """Remove exactly what `connect` added for AGENT (backing up each file it edits)."""
+    """Remove exactly what `connect` added for AGENT.
+
+    Each file it edits is backed up first; other hooks and settings stay as they are.
+    """
     from gitcurator import output
     from gitcurator.commands.connect import disconnect as run
 
@@ -612,9 +615,10 @@ def disconnect(start: Path, agent: str, scope: str | None) -> None:
 @click.argument("agent")
 @repo_option
 def hook(start: Path, agent: str) -> None:
-    """What an agent's installed hook runs: reads its JSON on stdin, records, always exits 0.
+    """Record what an agent's hook sends on stdin.
 
-    Prints nothing; failures go to .git/gitcurator/hook.log. Installed by `connect`.
+    Always exits 0 and prints nothing, so the agent is never disturbed; failures go to
+    .git/gitcurator/hook.log.
     """
     from gitcurator.commands.hook import run
 
@@ -630,12 +634,13 @@ def hook(start: Path, agent: str) -> None:
 def ingest(
     start: Path, agent: str, paths: tuple[str, ...], since: str | None, as_json: bool
 ) -> None:
-    """Backfill usage from an agent's own logs, so history from before `connect` counts.
+    """Backfill usage and provenance from an agent's own logs.
 
-    claude-code: transcripts (~/.claude/projects/**/*.jsonl, or PATHs); codex: session logs
-    ($CODEX_HOME/sessions); hermes: .usage.json, only what grew since the last ingest. Logs
-    are read on from where the last ingest stopped; an event already counted (by a hook or an
-    earlier ingest) counts once. Folds the events into the notes.
+    So history from before `connect` counts, and what a hook missed is caught.
+    claude-code: transcripts (~/.claude/projects/**/*.jsonl, or PATHs); codex: session
+    logs ($CODEX_HOME/sessions); hermes: .usage.json, only what grew since the last
+    ingest. Logs are read on from where the last ingest stopped; an event already counted
+    (by a hook or an earlier ingest) counts once. Folds the events into the notes.
     """
     from gitcurator import output
     from gitcurator.commands.ingest import ingest as run

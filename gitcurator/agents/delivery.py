@@ -6,10 +6,9 @@ Imports only the telemetry hot path (journal, recording) and the standard librar
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from gitcurator.agents import status
 from gitcurator.agents.events import AgentEvent, now
@@ -18,18 +17,17 @@ from gitcurator.telemetry import journal, recording
 _CHUNK = 512  # lines per write: one lock and one write() for many events of a backfill
 
 
-@dataclass(slots=True)
 class Delivered:
-    """What one delivery did."""
+    """What one delivery did (a plain class: dataclasses cost the hook more than it does)."""
 
-    recorded: int = 0
-    unknown: list[str] = field(default_factory=list)
-    dropped: int = 0  # guesses that named no skill
-    last_at: str | None = None
+    def __init__(self) -> None:
+        self.recorded = 0
+        self.unknown: list[str] = []
+        self.dropped = 0  # guesses that named no skill
+        self.last_at: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Target:
+class Target(NamedTuple):
     """The repository events go to: work tree root, its state folder and HEAD."""
 
     root: Path
@@ -93,6 +91,8 @@ def deliver(target: Target, source: str, events: Iterable[AgentEvent]) -> Delive
             skill = event.name
         event_id = event.event_id
         if event_id is not None and len(event_id) > journal.MAX_EVENT_ID:
+            import hashlib
+
             event_id = "sha256:" + hashlib.sha256(event_id.encode("utf-8", "replace")).hexdigest()
         lines.append(journal.event_line(event.kind, [skill], at, host, source, event_id))
         done.recorded += 1

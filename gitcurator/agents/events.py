@@ -1,16 +1,18 @@
-"""The neutral event every agent's payloads and logs are turned into."""
+"""The neutral event every agent's payloads and logs are turned into.
+
+On the hook path: a NamedTuple, not a dataclass, and hashlib only when a prompt needs it
+(importing dataclasses and hashlib costs more than the rest of the hook together).
+"""
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 KINDS = ("use", "view", "create", "edit")
 
 
-@dataclass(frozen=True, slots=True)
-class AgentEvent:
+class AgentEvent(NamedTuple):
     """One thing an agent did with a skill.
 
     `kind`: use or view (a load), create (the agent wrote a new skill), edit (it changed one).
@@ -29,6 +31,8 @@ class AgentEvent:
 def prompt_event_id(session_id: str, prompt: str, name: str) -> str:
     """The id of a use read from a user's prompt: the same prompt in the same session counts
     once whether the hook or a backfill saw it."""
+    import hashlib
+
     digest = hashlib.sha256(f"{session_id}\0{prompt}".encode("utf-8", "replace")).hexdigest()
     return f"prompt:{digest[:32]}:{name}"[:200]
 
