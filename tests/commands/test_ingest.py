@@ -155,7 +155,6 @@ def test_duplicates_across_a_flush_and_a_sync_count_once(tmp_path: Path) -> None
     transcript = tmp_path / "session.jsonl"
     transcript.write_text(jsonl([transcript_skill_line("pdf-extract", "toolu_X", T1)]))
 
-
     hook(
         "claude-code",
         a,
