@@ -93,7 +93,7 @@ def growth(
                 for step in range(was + 1, now + 1)
             ]
             entry[field] = now
-        if record.get("created_by") == "agent":
+        if record.get("created_by") == "agent" and not base:  # once per record, not per run
             events.append(AgentEvent("create", skill_of_key(key), None, canonical_time(epoch)))
         new[key] = entry
     return events, new, problems
