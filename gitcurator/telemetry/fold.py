@@ -13,11 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from gitcurator.telemetry import sources
-from gitcurator.telemetry.journal import Event
 from gitcurator.telemetry.records import HostCounters, Stamped, UsageRecord
 from gitcurator.timeutil import latest
+
+if TYPE_CHECKING:  # the type only: this module stays pure (the journal does I/O)
+    from gitcurator.telemetry.journal import Event
 
 AGENT_ORIGIN = "agent"
 
