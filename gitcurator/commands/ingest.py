@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,7 @@ from gitcurator.timeutil import format_time, parse_time
 
 AGENTS = ("claude-code", "codex", "hermes")
 _BATCH = 20_000  # events delivered at once: memory stays flat however long the logs are
+_FOLD_EVERY = 50_000  # journal events folded into the notes while a long backfill goes on
 BASELINE = "hermes-baseline.json"
 
 
@@ -83,6 +85,8 @@ def _ingest_logs(
 ) -> None:
     logs = _logs_of(agent, given)
     cursors = Cursors(target.state, agent)
+    pending = 0  # events in the journal since the last fold
+    saved = time.monotonic()
     for log in logs:
         start = cursors.start(log, cutoff)
         reached = [start]  # the end of the last whole line read, moved by _read
@@ -91,14 +95,28 @@ def _ingest_logs(
             if cutoff is None or (event.at or "9") >= cutoff:
                 batch.append(event)
             if len(batch) >= _BATCH:
-                tally.add(deliver(target, agent, batch))
-                tally.events += len(batch)
+                pending += _deliver(target, agent, batch, tally)
                 batch = []
-        tally.add(deliver(target, agent, batch))
-        tally.events += len(batch)
+        pending += _deliver(target, agent, batch, tally)
         tally.files += 1
-        cursors.done(log, reached[0], cutoff)
-        cursors.save()  # after each file: an interrupted backfill resumes where it was
+        if reached[0] != start:
+            cursors.done(log, reached[0], cutoff)
+            # Now and then, not per file (rewriting the offsets of 1,000 logs 1,000 times is
+            # quadratic): an interrupted backfill re-reads a little, and ids dedupe it.
+            if time.monotonic() - saved > 2:
+                cursors.save()
+                saved = time.monotonic()
+        if pending >= _FOLD_EVERY:
+            _flush(target.root)  # memory stays flat: a flush reads what is pending whole
+            pending = 0
+    cursors.save()
+
+
+def _deliver(target: Target, agent: str, batch: list[AgentEvent], tally: Tally) -> int:
+    done = deliver(target, agent, batch)
+    tally.add(done)
+    tally.events += len(batch)
+    return done.recorded
 
 
 def _logs_of(agent: str, given: list[Path]) -> list[Path]:
