@@ -25,6 +25,7 @@ class Delivered:
         self.unknown: list[str] = []
         self.dropped = 0  # guesses that named no skill
         self.last_at: str | None = None
+        self.last = ""  # the newest event, as `connect --list` shows it
 
 
 class Target(NamedTuple):
@@ -62,8 +63,14 @@ def _is_folder_name(name: str) -> bool:
     return bool(name) and "/" not in name and "\\" not in name and not name.startswith(".")
 
 
-def deliver(target: Target, source: str, events: Iterable[AgentEvent]) -> Delivered:
-    """Append `events` from `source` to the journal; say what was recorded and what not."""
+def deliver(
+    target: Target, source: str, events: Iterable[AgentEvent], note: bool = True
+) -> Delivered:
+    """Append `events` from `source` to the journal; say what was recorded and what not.
+
+    With `note` the agent's status (last event, unknown names) is updated too; a backfill
+    delivering many batches notes once at the end instead.
+    """
     batch = list(events)
     done = Delivered()
     if not batch:
@@ -73,7 +80,6 @@ def deliver(target: Target, source: str, events: Iterable[AgentEvent]) -> Delive
     host = journal.host_id(target.state)
     stamp = now()
     lines: list[bytes] = []
-    last = ""
     for event in batch:
         at = event.at or stamp
         if event.kind in ("use", "view"):
@@ -97,8 +103,9 @@ def deliver(target: Target, source: str, events: Iterable[AgentEvent]) -> Delive
         lines.append(journal.event_line(event.kind, [skill], at, host, source, event_id))
         done.recorded += 1
         if done.last_at is None or at >= done.last_at:
-            done.last_at, last = at, f"{event.kind} {skill}"
+            done.last_at, done.last = at, f"{event.kind} {skill}"
     for start in range(0, len(lines), _CHUNK):
         journal.append(target.state, b"".join(lines[start : start + _CHUNK]))
-    status.note_delivery(target.state, source, done.last_at or stamp, last, done.unknown)
+    if note:
+        status.note_delivery(target.state, source, done.last_at or stamp, done.last, done.unknown)
     return done

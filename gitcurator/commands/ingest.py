@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gitcurator.agents import claude_code, codex, hermes
+from gitcurator.agents import claude_code, codex, hermes, status
 from gitcurator.agents.delivery import Delivered, Target, deliver
 from gitcurator.agents.events import AgentEvent
 from gitcurator.agents.logs import FOLDER, Cursors, complete_lines
@@ -43,7 +43,12 @@ class Tally:
     unknown: dict[str, int] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
 
+    last_at: str | None = None
+    last: str = ""
+
     def add(self, done: Delivered) -> None:
+        if done.last_at is not None and (self.last_at is None or done.last_at >= self.last_at):
+            self.last_at, self.last = done.last_at, done.last
         self.recorded += done.recorded
         self.dropped += done.dropped
         for name in done.unknown:
@@ -70,6 +75,9 @@ def ingest(start: Path, agent: str, since: str | None, paths: Iterable[str]) -> 
         _ingest_hermes(target, given, cutoff, tally)
     else:
         _ingest_logs(target, library, agent, given, cutoff, names.__contains__, tally)
+    unknown = [n for n, count in tally.unknown.items() for _ in range(count)]
+    if tally.last or unknown:
+        status.note_delivery(target.state, agent, tally.last_at or "", tally.last, unknown)
     flushed = _flush(target.root)
     return _result(agent, tally, flushed)
 
@@ -113,7 +121,7 @@ def _ingest_logs(
 
 
 def _deliver(target: Target, agent: str, batch: list[AgentEvent], tally: Tally) -> int:
-    done = deliver(target, agent, batch)
+    done = deliver(target, agent, batch, note=False)
     tally.add(done)
     tally.events += len(batch)
     return done.recorded
@@ -186,7 +194,7 @@ def _ingest_hermes(target: Target, given: list[Path], cutoff: str | None, tally:
     tally.files = 1
     events = [e for e in events if cutoff is None or (e.at or "9") >= cutoff]
     for i in range(0, len(events), _BATCH):
-        tally.add(deliver(target, hermes.AGENT, events[i : i + _BATCH]))
+        tally.add(deliver(target, hermes.AGENT, events[i : i + _BATCH], note=False))
     tally.events = len(events)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
