@@ -10,11 +10,11 @@ twice counts once anyway (event ids).
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from gitcurator.statefiles import read_json, write_json
 
 FOLDER = "ingest"
 MAX_LINE = 16 << 20
@@ -55,10 +55,7 @@ class Cursors:
 
     def __init__(self, state: Path, agent: str) -> None:
         self.path = state / FOLDER / f"{agent}.json"
-        try:
-            doc = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            doc = {}
+        doc = read_json(self.path)
         self.files: dict[str, Any] = doc if isinstance(doc, dict) else {}
 
     def start(self, log: Path, since: str | None) -> int:
@@ -83,7 +80,4 @@ class Cursors:
 
     def save(self) -> None:
         """Write the offsets (atomically)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(self.files, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-        os.replace(tmp, self.path)
+        write_json(self.path, self.files)

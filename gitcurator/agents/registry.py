@@ -12,6 +12,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from gitcurator.statefiles import read_json, write_atomic
+
 
 def path() -> Path:
     """The registry file."""
@@ -26,17 +28,10 @@ def key(agent: str, scope: str, library: Path) -> str:
 
 def load() -> dict[str, dict[str, Any]]:
     """Every connection (an unreadable registry reads as none)."""
-    try:
-        doc = json.loads(path().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
+    doc = read_json(path())
     return {k: v for k, v in doc.items() if isinstance(v, dict)} if isinstance(doc, dict) else {}
 
 
 def save(entries: dict[str, dict[str, Any]]) -> None:
-    """Replace the registry atomically."""
-    target = path()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(entries, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    os.replace(tmp, target)
+    """Replace the registry atomically (indented: people read it)."""
+    write_atomic(path(), json.dumps(entries, indent=2, sort_keys=True) + "\n")

@@ -9,10 +9,11 @@ so concurrent hooks never lose a count; it stops growing at 1 MB). Failures of a
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 from collections import Counter
 from pathlib import Path
+
+from gitcurator.statefiles import read_json, write_json
 
 FOLDER = "agents"
 HOOK_LOG = "hook.log"
@@ -29,9 +30,7 @@ def note_delivery(state: Path, agent: str, at: str, what: str, unknown: list[str
     where = folder(state)
     where.mkdir(parents=True, exist_ok=True)
     if what:
-        tmp = where / f".{agent}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
-        tmp.write_text(json.dumps({"last_event_at": at, "last_event": what}) + "\n")
-        os.replace(tmp, where / f"{agent}.json")
+        write_json(where / f"{agent}.json", {"last_event_at": at, "last_event": what})
     if unknown:
         path = where / f"{agent}.unknown"
         with contextlib.suppress(FileNotFoundError):
@@ -46,10 +45,7 @@ def note_delivery(state: Path, agent: str, at: str, what: str, unknown: list[str
 
 def last_event(state: Path, agent: str) -> dict[str, str] | None:
     """The last event `agent` delivered ({last_event_at, last_event}), if any."""
-    try:
-        doc = json.loads((folder(state) / f"{agent}.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
+    doc = read_json(folder(state) / f"{agent}.json")
     return doc if isinstance(doc, dict) else None
 
 

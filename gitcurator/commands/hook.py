@@ -91,11 +91,3 @@ def _record(agent: str, target: Any, data: bytes) -> None:
     else:
         from gitcurator.agents.codex import hook_events
     deliver(target, agent, hook_events(payload, library, committed))
-
-
-def main(argv: list[str]) -> int:
-    """The fast path's entry: parse, run, 0."""
-    parsed = parse_args(argv)
-    if parsed is None:
-        return 0
-    return run(*parsed)

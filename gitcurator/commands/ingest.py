@@ -8,8 +8,6 @@ that already saw the event, never counts twice. The events are folded into the n
 
 from __future__ import annotations
 
-import json
-import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -23,6 +21,7 @@ from gitcurator.agents.paths import Library
 from gitcurator.errors import CuratorError, NotARepository, UsageError
 from gitcurator.output import Result
 from gitcurator.render import plural
+from gitcurator.statefiles import read_json, write_json
 from gitcurator.telemetry import recording
 from gitcurator.timeutil import format_time, parse_time
 
@@ -186,7 +185,8 @@ def _ingest_hermes(target: Target, given: list[Path], cutoff: str | None, tally:
             f"{usage_file} not found; give the Hermes skills folder that holds it as PATH"
         )
     path = target.state / FOLDER / BASELINE
-    baseline = _read_json(path)
+    found = read_json(path)
+    baseline = found if isinstance(found, dict) else None
     if baseline is None:
         baseline = _imported_baseline(target.root)
     events, new, problems = hermes.growth(hermes.read_usage(skills), baseline)
@@ -196,22 +196,11 @@ def _ingest_hermes(target: Target, given: list[Path], cutoff: str | None, tally:
     for i in range(0, len(events), _BATCH):
         tally.add(deliver(target, hermes.AGENT, events[i : i + _BATCH], note=False))
     tally.events = len(events)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(new, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    os.replace(tmp, path)  # after the events: a crash between re-reads them, ids dedupe
+    write_json(path, new)  # after the events: a crash between re-reads them, ids dedupe
 
 
 def _hermes_skills(root: Path) -> Path:
     return root if (root / hermes.USAGE_FILE).is_file() else hermes.home() / "skills"
-
-
-def _read_json(path: Path) -> dict[str, object] | None:
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return doc if isinstance(doc, dict) else None
 
 
 def _imported_baseline(root: Path) -> dict[str, object]:
