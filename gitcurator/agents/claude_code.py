@@ -5,9 +5,10 @@ Hook payloads (stdin JSON; common fields session_id, transcript_path, cwd, hook_
   with a leading `/` and arguments) is a use; tool_use_id its id.
 - UserPromptSubmit whose prompt starts with `/<name>`: a use when such a skill exists (the Skill
   hooks do not fire for typed slash commands in several versions); id from session and prompt.
-- PostToolUse, tool_name Write/Edit/MultiEdit, tool_input.file_path inside the library: a new
-  skill's SKILL.md (tool_response.type `create`, or a skill not committed yet) is `create`,
-  anything else `edit`.
+- PostToolUse, tool_name Write/Edit/MultiEdit, tool_input.file_path inside the library: a
+  SKILL.md the agent says it created (tool_response.type `create`) is `create`, anything else
+  `edit`: without the agent's word no origin is claimed (calling a person's skill the agent's
+  would let the curator archive it).
 Transcripts (~/.claude/projects/<slug>/<session>.jsonl): assistant lines whose message.content
 holds {"type": "tool_use", "id", "name": "Skill", "input": {"skill"}}, with the line's
 timestamp; user lines whose toolUseResult has a filePath (a Write/Edit result; `type: create`
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,10 +45,8 @@ def skill_name_of(value: object) -> str | None:
     return words[0] if words else None
 
 
-def hook_events(
-    payload: dict[str, Any], library: Library, committed: Callable[[str], bool]
-) -> list[AgentEvent]:
-    """The events one hook payload carries; `committed(name)` tells a committed skill."""
+def hook_events(payload: dict[str, Any], library: Library) -> list[AgentEvent]:
+    """The events one hook payload carries."""
     event = payload.get("hook_event_name")
     if event == "UserPromptSubmit":
         return prompt_events(payload.get("session_id"), payload.get("prompt"))
@@ -63,7 +62,7 @@ def hook_events(
         response = payload.get("tool_response")
         created = isinstance(response, dict) and response.get("type") == "create"
         cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
-        return write_events(library, tool_input.get("file_path"), cwd, use_id, created, committed)
+        return write_events(library, tool_input.get("file_path"), cwd, use_id, created)
     return []
 
 
@@ -83,26 +82,21 @@ def write_events(
     path: object,
     cwd: str | None,
     event_id: str | None,
-    created: bool | None,
-    committed: Callable[[str], bool],
+    created: bool,
     at: str | None = None,
 ) -> list[AgentEvent]:
-    """A file the agent wrote inside the library: `create` for a new skill's SKILL.md, else
-    `edit`. Without the agent's word (`created` None or False from an old build), a SKILL.md
-    of a skill not committed yet counts as new."""
+    """A file the agent wrote inside the library: `create` for a SKILL.md it says it created,
+    else `edit`."""
     if not isinstance(path, str):
         return []
     hit = library.skill_of(path, cwd)
     if hit is None:
         return []
     name, is_skill_md = hit
-    new = is_skill_md and (created or not committed(name))
-    return [AgentEvent("create" if new else "edit", name, event_id, at)]
+    return [AgentEvent("create" if is_skill_md and created else "edit", name, event_id, at)]
 
 
-def transcript_events(
-    line: dict[str, Any], library: Library, committed: Callable[[str], bool]
-) -> Iterator[AgentEvent]:
+def transcript_events(line: dict[str, Any], library: Library) -> Iterator[AgentEvent]:
     """The events of one transcript line (unknown line types hold none)."""
     at = canonical_time(line.get("timestamp"))
     message = line.get("message")
@@ -128,7 +122,7 @@ def transcript_events(
         event_id = ids[0] if ids and isinstance(ids[0], str) else None
         cwd = line.get("cwd") if isinstance(line.get("cwd"), str) else None
         created = result.get("type") == "create"
-        yield from write_events(library, result["filePath"], cwd, event_id, created, committed, at)
+        yield from write_events(library, result["filePath"], cwd, event_id, created, at)
 
 
 # Cheap tests on the raw bytes: most transcript lines hold no skill event and are skipped

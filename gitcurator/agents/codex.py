@@ -17,7 +17,7 @@ import json
 import os
 import re
 import shlex
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -97,30 +97,23 @@ def shell_events(
 
 
 def patch_events(
-    library: Library,
-    patch: str,
-    cwd: str | None,
-    call_id: str | None,
-    committed: Callable[[str], bool],
-    at: str | None = None,
+    library: Library, patch: str, cwd: str | None, call_id: str | None, at: str | None = None
 ) -> list[AgentEvent]:
-    """Skills an apply_patch adds (a new SKILL.md: create) or changes (edit)."""
+    """Skills an apply_patch adds (`*** Add File:` of a SKILL.md: create) or changes (edit)."""
     events: list[AgentEvent] = []
     for verb, path in _PATCH_FILE.findall(patch):
         hit = library.skill_of(path, cwd)
         if hit is None:
             continue
         name, is_skill_md = hit
-        kind = "create" if is_skill_md and verb == "Add" and not committed(name) else "edit"
+        kind = "create" if is_skill_md and verb == "Add" else "edit"
         event_id = f"{call_id}:{path}" if call_id else None
         if all(e.name != name for e in events):
             events.append(AgentEvent(kind, name, event_id, at))
     return events
 
 
-def hook_events(
-    payload: dict[str, Any], library: Library, committed: Callable[[str], bool]
-) -> list[AgentEvent]:
+def hook_events(payload: dict[str, Any], library: Library) -> list[AgentEvent]:
     """The events one Codex hook payload carries."""
     event = payload.get("hook_event_name")
     if event == "UserPromptSubmit":
@@ -133,13 +126,11 @@ def hook_events(
     cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
     command = command_text(tool_input.get("command"))
     if payload.get("tool_name") == "apply_patch":
-        return patch_events(library, command, cwd, call_id, committed)
+        return patch_events(library, command, cwd, call_id)
     return shell_events(library, command, cwd, call_id)
 
 
-def rollout_events(
-    line: dict[str, Any], session_id: str, library: Library, committed: Callable[[str], bool]
-) -> Iterator[AgentEvent]:
+def rollout_events(line: dict[str, Any], session_id: str, library: Library) -> Iterator[AgentEvent]:
     """The events of one rollout line (unknown line types hold none)."""
     payload = line.get("payload")
     if not isinstance(payload, dict):
@@ -157,7 +148,7 @@ def rollout_events(
     if ptype == "custom_tool_call" and name == "apply_patch":
         patch = payload.get("input")
         if isinstance(patch, str):
-            yield from patch_events(library, patch, None, call_id, committed, at)
+            yield from patch_events(library, patch, None, call_id, at)
         return
     if ptype != "function_call" or not isinstance(payload.get("arguments"), str):
         return
@@ -169,7 +160,7 @@ def rollout_events(
         return
     cwd = args.get("workdir") if isinstance(args.get("workdir"), str) else None
     if name == "apply_patch" and isinstance(args.get("input"), str):
-        yield from patch_events(library, args["input"], cwd, call_id, committed, at)
+        yield from patch_events(library, args["input"], cwd, call_id, at)
     elif name in ("shell", "exec_command", "local_shell"):
         command = command_text(args.get("command") if name != "exec_command" else args.get("cmd"))
         yield from shell_events(library, command, cwd, call_id, at)

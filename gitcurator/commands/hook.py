@@ -66,7 +66,7 @@ def run(agent: str, repo: Path, stdin: Any = None) -> int:
 
 def _record(agent: str, target: Any, data: bytes) -> None:
     from gitcurator.agents import status
-    from gitcurator.agents.delivery import deliver, resolve
+    from gitcurator.agents.delivery import deliver
     from gitcurator.agents.events import now
     from gitcurator.agents.paths import Library
 
@@ -82,12 +82,8 @@ def _record(agent: str, target: Any, data: bytes) -> None:
         status.log_failure(target.state, agent, now(), "payload is not a JSON object")
         return
     library = Library(target.root)
-
-    def committed(name: str) -> bool:
-        return name in resolve(target, [name])
-
     if agent == "claude-code":
         from gitcurator.agents.claude_code import hook_events
     else:
         from gitcurator.agents.codex import hook_events
-    deliver(target, agent, hook_events(payload, library, committed))
+    deliver(target, agent, hook_events(payload, library))

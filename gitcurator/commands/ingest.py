@@ -9,7 +9,7 @@ that already saw the event, never counts twice. The events are folded into the n
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -67,13 +67,13 @@ def ingest(start: Path, agent: str, since: str | None, paths: Iterable[str]) -> 
             f"or `gitcurator init` first"
         ) from None
     library = Library(target.root)
-    names = recording.rebuild_names(target.root, target.state, target.head)
+    recording.rebuild_names(target.root, target.state, target.head)  # once, before the batches
     tally = Tally()
     given = [Path(p).expanduser() for p in paths]
     if agent == "hermes":
         _ingest_hermes(target, given, cutoff, tally)
     else:
-        _ingest_logs(target, library, agent, given, cutoff, names.__contains__, tally)
+        _ingest_logs(target, library, agent, given, cutoff, tally)
     unknown = [n for n, count in tally.unknown.items() for _ in range(count)]
     if tally.last or unknown:
         status.note_delivery(target.state, agent, tally.last_at or "", tally.last, unknown)
@@ -87,7 +87,6 @@ def _ingest_logs(
     agent: str,
     given: list[Path],
     cutoff: str | None,
-    committed: Callable[[str], bool],
     tally: Tally,
 ) -> None:
     logs = _logs_of(agent, given)
@@ -98,7 +97,7 @@ def _ingest_logs(
         start = cursors.start(log, cutoff)
         reached = [start]  # the end of the last whole line read, moved by _read
         batch: list[AgentEvent] = []
-        for event in _read(agent, log, reached, library, committed, tally):
+        for event in _read(agent, log, reached, library, tally):
             if cutoff is None or (event.at or "9") >= cutoff:
                 batch.append(event)
             if len(batch) >= _BATCH:
@@ -149,7 +148,6 @@ def _read(
     log: Path,
     reached: list[int],
     library: Library,
-    committed: Callable[[str], bool],
     tally: Tally,
 ) -> Iterator[AgentEvent]:
     session = log.stem.removeprefix("rollout-")
@@ -167,9 +165,9 @@ def _read(
             if line is None:
                 continue  # not JSON: a damaged line, or one of a format we do not know
             if agent == "claude-code":
-                events = claude_code.transcript_events(line, library, committed)
+                events = claude_code.transcript_events(line, library)
             else:
-                events = codex.rollout_events(line, session, library, committed)
+                events = codex.rollout_events(line, session, library)
             yield from events
     except OSError as exc:
         tally.problems.append(f"{log}: cannot be read ({exc.strerror}); skipped")

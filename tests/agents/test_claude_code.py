@@ -26,31 +26,21 @@ def library(tmp_path: Path) -> Library:
     return Library(tmp_path / "skills")
 
 
-def _committed(name: str) -> bool:
-    return name == "pdf-extract"
-
-
 def test_skill_tool_uses_new_and_old_builds(library: Library, tmp_path: Path) -> None:
-    assert claude_code.hook_events(
-        skill_payload("pdf", "toolu_1", tmp_path), library, _committed
-    ) == [AgentEvent("use", "pdf", "toolu_1")]
+    assert claude_code.hook_events(skill_payload("pdf", "toolu_1", tmp_path), library) == [
+        AgentEvent("use", "pdf", "toolu_1")
+    ]
     old = skill_payload("pdf", "toolu_2", tmp_path, old_build=True)
-    assert claude_code.hook_events(old, library, _committed)[0].name == "pdf"
+    assert claude_code.hook_events(old, library)[0].name == "pdf"
 
 
 def test_typed_slash_prompts_are_guesses_with_a_stable_id(tmp_path: Path, library: Library) -> None:
-    (event,) = claude_code.hook_events(
-        prompt_payload("/pdf-extract a.pdf", tmp_path), library, _committed
-    )
+    (event,) = claude_code.hook_events(prompt_payload("/pdf-extract a.pdf", tmp_path), library)
     assert (event.name, event.guess) == ("pdf-extract", True)
-    again = claude_code.hook_events(
-        prompt_payload("/pdf-extract a.pdf", tmp_path), library, _committed
-    )
-    other = claude_code.hook_events(
-        prompt_payload("/pdf-extract a.pdf", tmp_path, "s2"), library, _committed
-    )
+    again = claude_code.hook_events(prompt_payload("/pdf-extract a.pdf", tmp_path), library)
+    other = claude_code.hook_events(prompt_payload("/pdf-extract a.pdf", tmp_path, "s2"), library)
     assert again[0].event_id == event.event_id != other[0].event_id
-    assert claude_code.hook_events(prompt_payload("no slash", tmp_path), library, _committed) == []
+    assert claude_code.hook_events(prompt_payload("no slash", tmp_path), library) == []
 
 
 def test_writes_create_or_edit(library: Library, tmp_path: Path) -> None:
@@ -58,7 +48,7 @@ def test_writes_create_or_edit(library: Library, tmp_path: Path) -> None:
     new = root / "fresh" / "SKILL.md"
     cases = [
         (write_payload(new, "t1", tmp_path, created=True), "create"),
-        (write_payload(new, "t2", tmp_path, created=None), "create"),  # not committed yet
+        (write_payload(new, "t2", tmp_path, created=None), "edit"),  # no word from the agent
         (write_payload(root / "pdf-extract" / "SKILL.md", "t3", tmp_path, created=None), "edit"),
         (write_payload(root / "pdf-extract" / "SKILL.md", "t4", tmp_path, created=False), "edit"),
         (
@@ -67,10 +57,10 @@ def test_writes_create_or_edit(library: Library, tmp_path: Path) -> None:
         ),
     ]
     for payload, kind in cases:
-        (event,) = claude_code.hook_events(payload, library, _committed)
+        (event,) = claude_code.hook_events(payload, library)
         assert event.kind == kind, payload["tool_use_id"]
     outside = write_payload(tmp_path / "notes.md", "t6", tmp_path)
-    assert claude_code.hook_events(outside, library, _committed) == []
+    assert claude_code.hook_events(outside, library) == []
 
 
 def test_other_events_and_odd_payloads_hold_nothing(library: Library, tmp_path: Path) -> None:
@@ -80,20 +70,18 @@ def test_other_events_and_odd_payloads_hold_nothing(library: Library, tmp_path: 
         {"hook_event_name": "PostToolUse", "tool_name": "Skill", "tool_input": "not a dict"},
         {"hook_event_name": "PostToolUse", "tool_name": "Write", "tool_input": {"file_path": 7}},
     ]:
-        assert claude_code.hook_events(payload, library, _committed) == []
+        assert claude_code.hook_events(payload, library) == []
 
 
 def test_transcript_lines(library: Library) -> None:
     at = "2026-09-01T10:00:00.123Z"
     line = transcript_skill_line("pdf-extract", "toolu_9", at)
-    assert list(claude_code.transcript_events(line, library, _committed)) == [
+    assert list(claude_code.transcript_events(line, library)) == [
         AgentEvent("use", "pdf-extract", "toolu_9", "2026-09-01T10:00:00Z")
     ]
     result = transcript_write_result(
         library.given / "fresh" / "SKILL.md", "toolu_w", at, created=True
     )
-    assert [e.kind for e in claude_code.transcript_events(result, library, _committed)] == [
-        "create"
-    ]
+    assert [e.kind for e in claude_code.transcript_events(result, library)] == ["create"]
     for unknown in UNKNOWN_LINES:
-        assert list(claude_code.transcript_events(unknown, library, _committed)) == []
+        assert list(claude_code.transcript_events(unknown, library)) == []

@@ -32,7 +32,7 @@ def _payload(tool: str, command: str, cwd: Path) -> dict[str, object]:
 
 def test_shell_reads_of_skill_md_are_uses(library: Library) -> None:
     payload = _payload("Bash", f"cat {library.given}/pdf-extract/SKILL.md", library.given)
-    (event,) = codex.hook_events(payload, library, lambda n: True)
+    (event,) = codex.hook_events(payload, library)
     assert (event.kind, event.name, event.event_id) == ("use", "pdf-extract", "call_7")
 
 
@@ -41,9 +41,7 @@ def test_apply_patch_adding_a_skill_is_a_create(library: Library) -> None:
         "*** Begin Patch\n*** Add File: new-skill/SKILL.md\n+---\n+name: new-skill\n"
         "*** Update File: pdf-extract/SKILL.md\n@@\n-a\n+b\n*** End Patch\n"
     )
-    events = codex.hook_events(
-        _payload("apply_patch", patch, library.given), library, lambda n: n == "pdf-extract"
-    )
+    events = codex.hook_events(_payload("apply_patch", patch, library.given), library)
     assert [(e.kind, e.name) for e in events] == [("create", "new-skill"), ("edit", "pdf-extract")]
 
 
@@ -51,21 +49,21 @@ def test_rollout_lines(library: Library) -> None:
     shell = rollout_shell(
         ["bash", "-lc", f"head -50 {library.given}/pdf-extract/SKILL.md"], "call_1", T
     )
-    (event,) = codex.rollout_events(shell, "s", library, lambda n: True)
+    (event,) = codex.rollout_events(shell, "s", library)
     assert (event.name, event.event_id, event.at) == (
         "pdf-extract",
         "call_1",
         "2026-09-01T10:00:00Z",
     )
     mention = rollout_user("run $pdf-extract and $pdf-extract in $HOME", T)
-    assert [
-        (e.name, e.guess) for e in codex.rollout_events(mention, "s", library, lambda n: True)
-    ] == [("pdf-extract", True)]
+    assert [(e.name, e.guess) for e in codex.rollout_events(mention, "s", library)] == [
+        ("pdf-extract", True)
+    ]
     broken = {
         "type": "response_item",
         "payload": {"type": "function_call", "name": "shell", "arguments": "{"},
     }
-    assert list(codex.rollout_events(broken, "s", library, lambda n: True)) == []
+    assert list(codex.rollout_events(broken, "s", library)) == []
 
 
 def test_hooks_support_is_read_from_the_installed_version(
