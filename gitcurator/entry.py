@@ -1,4 +1,4 @@
-"""The `gitcurator` executable: `record` takes a fast path, everything else goes to the CLI.
+"""The `gitcurator` executable: `record` and `hook` take a fast path, the rest goes to the CLI.
 
 Agents run `gitcurator record use NAME` on every skill load, so that command must not pay for
 click, dulwich or PyYAML. Anything this parser does not recognise (help, odd flags) falls
@@ -46,6 +46,13 @@ def parse_record(argv: list[str]) -> tuple[Path, str, list[str], str | None] | N
 
 def main() -> None:
     """Console-script entry point."""
+    if "hook" in sys.argv[1:4]:
+        # An agent's hook on every skill load: no click either, and never an exit code.
+        from gitcurator.commands.hook import parse_args, run
+
+        hook = parse_args(sys.argv[1:])
+        if hook is not None:
+            raise SystemExit(run(*hook))
     fast = parse_record(sys.argv[1:])
     if fast is not None:
         from gitcurator.commands.usage import record

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any
 
@@ -13,6 +13,7 @@ from gitcurator.lifecycle.rules import is_curated, is_protected, last_activity, 
 from gitcurator.lifecycle.skill_history import EMPTY, SkillHistory
 from gitcurator.skills.document import SkillLocation
 from gitcurator.skills.identity import identity
+from gitcurator.telemetry import sources
 from gitcurator.telemetry.records import Imported, UsageRecord
 from gitcurator.timeutil import latest
 
@@ -36,10 +37,18 @@ class SkillRow:
     created_at: str | None
     archived_at: str | None
     absorbed_into: str | None
+    sources: Mapping[str, int] = field(default_factory=dict)  # uses by who reported them
 
     def to_json(self) -> dict[str, Any]:
         # dataclasses.asdict deep-copies every value: 1 s for 10,000 rows.
-        return {name: getattr(self, name) for name in _FIELDS}
+        doc = {name: getattr(self, name) for name in _FIELDS}
+        # Only when some use came from a named source: rows of libraries no agent reported to
+        # read as they did before sources existed.
+        if not self.sources:
+            del doc["sources"]
+        else:
+            doc["sources"] = dict(self.sources)
+        return doc
 
 
 _FIELDS = tuple(f.name for f in fields(SkillRow))
@@ -71,7 +80,11 @@ def _row(
     imported = record.imported or Imported()
     created = min((t for t in (history.created_at, imported.created_at) if t), default=None)
     patches = history.patch_count + (imported.patch_count or 0)
-    patched = latest(history.last_patched_at, imported.last_patched_at)
+    by_host = [h.sources for h in record.hosts.values()]
+    # An edit an agent reported is activity even before (or without) a commit of it.
+    patched = latest(
+        history.last_patched_at, imported.last_patched_at, sources.last_patched_at(by_host)
+    )
     used, viewed = record.last_used_at, record.last_viewed_at
     activity = last_activity(used, viewed, patched)
     origin = record.origin_value
@@ -103,6 +116,7 @@ def _row(
         created_at=created,
         archived_at=record.archived_at if loc.archived else None,
         absorbed_into=record.absorbed_into,
+        sources=sources.uses_by_source(by_host),
     )
 
 

@@ -65,9 +65,13 @@ def parse_line(raw: bytes) -> Event | None:
     return event if _valid(event) else None
 
 
+# `create` and `edit`: a skill an agent wrote or edited (seen by its hook or plugin).
+KINDS = ("use", "view", "create", "edit")
+
+
 def _valid(event: Event) -> bool:
     return (
-        event.kind in ("use", "view")
+        event.kind in KINDS
         and isinstance(event.at, str)
         and _TIME.fullmatch(event.at) is not None
         and isinstance(event.host, str)

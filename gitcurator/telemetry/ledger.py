@@ -30,9 +30,9 @@ from gitcurator.store.notes import (
 )
 from gitcurator.telemetry import journal, names_cache
 from gitcurator.telemetry.events import Event
+from gitcurator.telemetry.fold import apply_events
 from gitcurator.telemetry.records import (
     UsageRecord,
-    apply_event,
     check_doc,
     decode_record,
     from_doc,
@@ -105,13 +105,8 @@ def load(store: Store) -> Loaded:
 
 
 def _apply(records: dict[str, UsageRecord], events: Iterable[Event]) -> set[str]:
-    touched = set()
-    for event in events:
-        for name in event.names:
-            record = records.get(name) or UsageRecord(name)
-            records[name] = apply_event(record, event.kind, event.at, event.host)
-            touched.add(name)
-    return touched
+    # Sources, event-id dedupe and agent writes live in telemetry.fold.
+    return apply_events(records, events)
 
 
 @dataclass(frozen=True, slots=True)

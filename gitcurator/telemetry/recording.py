@@ -50,7 +50,7 @@ def record(
     head = gitdir.read_head(git)
     known = names_cache.lookup(state, head, list(names))
     if known is None or len(known) < len(set(names)):
-        known = _rebuild_names(root, state, head)
+        known = rebuild_names(root, state, head)
     missing = [n for n in names if n not in known]
     if missing:
         raise UnknownSkill(missing)
@@ -74,8 +74,9 @@ def _canonical(at: str) -> str:
     return format_time(moment)
 
 
-def _rebuild_names(root: Path, state: Path, head: str | None) -> dict[str, str]:
-    # The slow path: HEAD moved (or a skill is new and uncommitted). Loads dulwich.
+def rebuild_names(root: Path, state: Path, head: str | None) -> dict[str, str]:
+    """Rebuild the names cache for `head` and return it: the slow path (loads dulwich), for
+    when HEAD moved or a skill is new and uncommitted."""
     from gitcurator.library import open_repo
     from gitcurator.telemetry.names import known_names
 

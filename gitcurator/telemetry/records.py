@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gitcurator import schemas
+from gitcurator.telemetry import sources
 from gitcurator.timeutil import latest
 
 ORIGINS = ("agent", "user", "bundled", "hub")
@@ -27,6 +28,8 @@ class HostCounters:
     view_count: int = 0
     last_used_at: str | None = None
     last_viewed_at: str | None = None
+    # Per source: what agents reported and the ids of the events counted (telemetry.sources).
+    sources: Mapping[str, sources.SourceCounters] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,11 +70,14 @@ class UsageRecord:
 
     @property
     def use_count(self) -> int:
-        return sum(h.use_count for h in self.hosts.values())
+        # An event two hosts both counted (before they synced) counts once.
+        repeated = sources.repeated((h.sources for h in self.hosts.values()), "use")
+        return sum(h.use_count for h in self.hosts.values()) - repeated
 
     @property
     def view_count(self) -> int:
-        return sum(h.view_count for h in self.hosts.values())
+        repeated = sources.repeated((h.sources for h in self.hosts.values()), "view")
+        return sum(h.view_count for h in self.hosts.values()) - repeated
 
     @property
     def last_used_at(self) -> str | None:
@@ -111,6 +117,7 @@ def merge_records(a: UsageRecord, b: UsageRecord) -> UsageRecord:
                 max(ours.view_count, theirs.view_count),
                 latest(ours.last_used_at, theirs.last_used_at),
                 latest(ours.last_viewed_at, theirs.last_viewed_at),
+                sources.merge_sources(ours.sources, theirs.sources),
             )
         )
     return UsageRecord(
@@ -158,6 +165,8 @@ def to_doc(record: UsageRecord) -> dict[str, Any]:
             "view_count": c.view_count,
             "last_used_at": c.last_used_at,
             "last_viewed_at": c.last_viewed_at,
+            # Only when an agent reported: records from before sources encode as they did.
+            **({"sources": sources.to_doc(c.sources)} if c.sources else {}),
         }
         for host, c in sorted(record.hosts.items())
     }
@@ -190,7 +199,11 @@ def from_doc(doc: Mapping[str, Any]) -> UsageRecord:
         else None,
         hosts={
             h: HostCounters(
-                c["use_count"], c["view_count"], c.get("last_used_at"), c.get("last_viewed_at")
+                c["use_count"],
+                c["view_count"],
+                c.get("last_used_at"),
+                c.get("last_viewed_at"),
+                sources.from_doc(c.get("sources")),
             )
             for h, c in doc["hosts"].items()
         },

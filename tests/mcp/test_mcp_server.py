@@ -190,15 +190,13 @@ def test_a_session_serves_live_skills_refuses_the_rest_and_counts_exactly_the_lo
     assert sorted((e["k"], e["n"][0]) for e in events) == sorted(
         [("use", "pdf-extract")] * 3 + [("view", "pdf-extract")] * 4 + [("use", "helm-deploy")]
     )
-    # The source and the event id are in the journal line; `show` does not report sources
-    # yet (folding sources into the records is another change), so they are checked here.
+    # The source and the event id are in the journal line, and `show` counts uses by source.
     assert {e["s"] for e in events} == {"mcp"}
     assert len({e["i"] for e in events}) == len(events)
     assert run_cli("flush", "-C", str(served)).code == 0
     shown = _show(served, "pdf-extract")
     assert (shown["use_count"], shown["view_count"]) == (3, 4)
-    if "sources" in shown:
-        assert shown["sources"] == {"mcp": 7}
+    assert shown["sources"] == {"mcp": 3}
     assert _totals(_git_note(served, "pdf-extract")) == (3, 4)
     assert _totals(_git_note(served, "helm-deploy")) == (1, 0)
     assert _show(served, "sourdough-starter")["use_count"] == 0

@@ -1,0 +1,76 @@
+"""What each connected agent last sent, and the skill names it asked for that the library lacks.
+
+Kept in the clone's state folder (.git/gitcurator/agents/): `<agent>.json` holds the last event
+(replaced atomically, last writer wins), `<agent>.unknown` one line per unknown name (appended,
+so concurrent hooks never lose a count; it stops growing at 1 MB). Failures of a hook go to
+.git/gitcurator/hook.log, which is started afresh past 1 MB.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections import Counter
+from pathlib import Path
+
+from gitcurator.statefiles import read_json, write_json
+
+FOLDER = "agents"
+HOOK_LOG = "hook.log"
+_CAP = 1 << 20
+
+
+def folder(state: Path) -> Path:
+    """Where the agents' status files live."""
+    return state / FOLDER
+
+
+def note_delivery(state: Path, agent: str, at: str, what: str, unknown: list[str]) -> None:
+    """Remember the last event from `agent` and count the unknown names it sent."""
+    where = folder(state)
+    where.mkdir(parents=True, exist_ok=True)
+    if what:
+        write_json(where / f"{agent}.json", {"last_event_at": at, "last_event": what})
+    if unknown:
+        path = where / f"{agent}.unknown"
+        with contextlib.suppress(FileNotFoundError):
+            if path.stat().st_size > _CAP:
+                return
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, "".join(f"{n}\n" for n in unknown).encode("utf-8", "replace"))
+        finally:
+            os.close(fd)
+
+
+def last_event(state: Path, agent: str) -> dict[str, str] | None:
+    """The last event `agent` delivered ({last_event_at, last_event}), if any."""
+    doc = read_json(folder(state) / f"{agent}.json")
+    return doc if isinstance(doc, dict) else None
+
+
+def unknown_names(state: Path, agent: str) -> Counter[str]:
+    """How often `agent` asked for each name the library does not have."""
+    try:
+        text = (folder(state) / f"{agent}.unknown").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return Counter()
+    return Counter(line for line in text.splitlines() if line)
+
+
+def log_failure(state: Path | None, agent: str, at: str, message: str) -> None:
+    """One line in hook.log (or stderr when there is no repository to log into)."""
+    line = f"{at} {agent}: {' '.join(message.split())[:2000]}\n"
+    if state is None:
+        os.write(2, f"gitcurator hook: {line}".encode("utf-8", "replace"))
+        return
+    state.mkdir(parents=True, exist_ok=True)
+    path = state / HOOK_LOG
+    with contextlib.suppress(FileNotFoundError):
+        if path.stat().st_size > _CAP:
+            os.replace(path, state / f"{HOOK_LOG}.1")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, line.encode("utf-8", "replace"))
+    finally:
+        os.close(fd)

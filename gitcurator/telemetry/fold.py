@@ -1,0 +1,154 @@
+"""Journal events applied to records: counts per host and source, each event id once, and what
+agents wrote (pure).
+
+Kinds: `use` and `view` count; `edit` (an agent edited a skill) is a patch: it counts per
+source and moves the skill's last patch time; `create` (an agent wrote a new skill) records
+origin `agent` unless the skill already has an origin. An event with an id its source already
+reported for that skill (on any host, in the notes or earlier in the same batch) changes
+nothing: a hook and a backfill of the same event, or an ingest run twice, count once. An id
+without a source is not deduplicated (ids are only unique within the agent that made them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from gitcurator.telemetry import sources
+from gitcurator.telemetry.records import HostCounters, Stamped, UsageRecord
+from gitcurator.timeutil import latest
+
+if TYPE_CHECKING:  # the type only: this module stays pure (the journal does I/O)
+    from gitcurator.telemetry.events import Event
+
+AGENT_ORIGIN = "agent"
+
+
+@dataclass(slots=True)
+class _SourceDelta:
+    uses: int = 0
+    views: int = 0
+    patches: int = 0
+    patched_at: str | None = None
+    ids: dict[str, set[str]] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class _HostDelta:
+    uses: int = 0
+    views: int = 0
+    used_at: str | None = None
+    viewed_at: str | None = None
+    by_source: dict[str, _SourceDelta] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class _Pending:
+    """One skill's events of a batch, gathered before the record is rebuilt once (a record
+    per event would copy its id sets per event: quadratic on a big backfill)."""
+
+    record: UsageRecord
+    hosts: dict[str, _HostDelta] = field(default_factory=dict)
+    seen: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    created_at: str | None = None
+    changed: bool = False
+
+    def _seen(self, source: str, kind: str) -> set[str]:
+        key = (source, kind)
+        if key not in self.seen:
+            self.seen[key] = {
+                d
+                for h in self.record.hosts.values()
+                if source in h.sources
+                for d in h.sources[source].ids.get(kind, ())
+            }
+        return self.seen[key]
+
+    def add(self, event: Event) -> None:
+        if event.kind == "create":
+            self.created_at = min(self.created_at or event.at, event.at)
+            return
+        kind = "patch" if event.kind == "edit" else event.kind
+        digest = None
+        if event.source is not None and event.event_id is not None:
+            digest = sources.digest(event.event_id)
+            seen = self._seen(event.source, kind)
+            if digest in seen:
+                return
+            seen.add(digest)
+        if kind == "patch" and event.source is None:
+            return  # only agents report edits; a patch needs a source to be kept under
+        host = self.hosts.setdefault(event.host, _HostDelta())
+        if kind == "use":
+            host.uses += 1
+            host.used_at = latest(host.used_at, event.at)
+        elif kind == "view":
+            host.views += 1
+            host.viewed_at = latest(host.viewed_at, event.at)
+        if event.source is not None:
+            delta = host.by_source.setdefault(event.source, _SourceDelta())
+            if kind == "use":
+                delta.uses += 1
+            elif kind == "view":
+                delta.views += 1
+            else:
+                delta.patches += 1
+                delta.patched_at = latest(delta.patched_at, event.at)
+            if digest is not None:
+                delta.ids.setdefault(kind, set()).add(digest)
+        self.changed = True
+
+    def result(self) -> UsageRecord | None:
+        record = self.record
+        if self.created_at is not None and record.origin is None:
+            record = replace(record, origin=Stamped(AGENT_ORIGIN, self.created_at))
+            self.changed = True
+        if not self.changed:
+            return None
+        hosts = dict(record.hosts)
+        for name, delta in self.hosts.items():
+            old = hosts.get(name, HostCounters())
+            hosts[name] = HostCounters(
+                old.use_count + delta.uses,
+                old.view_count + delta.views,
+                latest(old.last_used_at, delta.used_at),
+                latest(old.last_viewed_at, delta.viewed_at),
+                _add_sources(old.sources, delta.by_source),
+            )
+        return replace(record, hosts=hosts)
+
+
+def _add_sources(
+    old: sources.PerHost, deltas: dict[str, _SourceDelta]
+) -> dict[str, sources.SourceCounters]:
+    merged = dict(old)
+    for name, d in deltas.items():
+        c = merged.get(name, sources.SourceCounters())
+        kinds = sorted(set(c.ids) | set(d.ids))
+        merged[name] = sources.SourceCounters(
+            c.use_count + d.uses,
+            c.view_count + d.views,
+            c.patch_count + d.patches,
+            latest(c.last_patched_at, d.patched_at),
+            {k: c.ids.get(k, frozenset()) | frozenset(d.ids.get(k, ())) for k in kinds},
+        )
+    return dict(sorted(merged.items()))
+
+
+def apply_events(records: dict[str, UsageRecord], events: Iterable[Event]) -> set[str]:
+    """Fold `events` into `records` in place; return the skills whose record changed."""
+    pending: dict[str, _Pending] = {}
+    for event in events:
+        for name in event.names:
+            entry = pending.get(name)
+            if entry is None:
+                entry = pending[name] = _Pending(records.get(name) or UsageRecord(name))
+            entry.add(event)
+    touched = set()
+    for name, entry in pending.items():
+        record = entry.result()
+        if record is not None:
+            records[name] = record
+            touched.add(name)
+    return touched
