@@ -22,7 +22,7 @@ from gitcurator.audit import trailers
 from gitcurator.config import CONFIG_FILE, DEFAULT_CONFIG_TEXT, Config
 from gitcurator.errors import EXIT_OK, CuratorError, NotARepository, UsageError, ValidationFailed
 from gitcurator.importers.hermes import plan as hermes
-from gitcurator.library import read_config
+from gitcurator.library import init_store, open_store, read_config
 from gitcurator.render import emit_json, findings_text, plural
 from gitcurator.skills.check_tree import check_tree
 from gitcurator.skills.document import (
@@ -203,11 +203,11 @@ def open_target(source: Path, repo_dir: Path | None) -> Target:
         raise UsageError(f"{start} is a file; -C needs the repository's folder")
     undo = Undo()
     try:
-        store = Store.discover(start)
+        store = open_store(start)
     except NotARepository:
         if not start.exists():
             undo.add(lambda: shutil.rmtree(start))
-        store, _ = Store.init(start)
+        store, _ = init_store(start)
         undo.add(lambda: shutil.rmtree(start / ".git"))
     try:
         target = Target(store, read_config(store.root), False, undo)

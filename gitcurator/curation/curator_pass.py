@@ -38,8 +38,9 @@ from gitcurator.render import plural
 from gitcurator.skills.archive_paths import archive_targets
 from gitcurator.skills.document import find_skills
 from gitcurator.skills.identity import identity
-from gitcurator.store import apply, branches
+from gitcurator.store import branches, commits, trees
 from gitcurator.store.history import skill_histories
+from gitcurator.store.interrupts import interrupts_deferred
 from gitcurator.telemetry import ledger
 from gitcurator.telemetry.records import Stamped, UsageRecord
 from gitcurator.timeutil import format_time, moment_of
@@ -142,7 +143,7 @@ def curate(
     tip = store.branch_tip(branch)
     if tip is None:
         raise CuratorError(f"branch {branch} has no commits yet; run `gitcurator init` first")
-    tree = branches.commit_tree_of(store, tip)
+    tree = commits.commit_tree_of(store, tip)
     entries = store.tree_entries(tree)
     locations = find_skills(entries, repo.config.skills_dir)
     loaded = ledger.load(store)
@@ -185,10 +186,10 @@ def curate(
     )
     head = tip
     if plan.archived and not dry_run:
-        moved = branches.edit_tree(
+        moved = trees.edit_tree(
             store, tree, [(t.path, archived_paths[t.name]) for t in plan.archived]
         )
-        head = branches.write_commit(store, moved, [head], archive_message(run_id, plan.archived))
+        head = commits.write_commit(store, moved, [head], archive_message(run_id, plan.archived))
     valid_plans = None
     if client is not None:
         started = time.monotonic()
@@ -217,12 +218,12 @@ def curate(
         report_md: report_markdown(doc).encode(),
         run_json: (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode(),
     }
-    final_tree = branches.edit_tree(store, branches.commit_tree_of(store, head), files=files)
-    head = branches.write_commit(store, final_tree, [head], report_message(run_id, doc))
+    final_tree = trees.edit_tree(store, commits.commit_tree_of(store, head), files=files)
+    head = commits.write_commit(store, final_tree, [head], report_message(run_id, doc))
     # The branch and the states it reports go together: a Ctrl-C here waits for both, so the
     # pass is never published without them (or reported as merely "interrupted").
     try:
-        with apply.interrupts_deferred():
+        with interrupts_deferred():
             if not branches.create_branch(store, BRANCH_PREFIX + run_id, head):
                 raise CuratorError(f"branch {BRANCH_PREFIX + run_id} appeared meanwhile; run again")
             _record_states(repo, plan)

@@ -20,7 +20,7 @@ from gitcurator import schemas
 from gitcurator.config import Config
 from gitcurator.lifecycle.inventory import SkillRow
 from gitcurator.lifecycle.report import umbrella_message
-from gitcurator.store import ObjectID, Store, branches
+from gitcurator.store import ObjectID, Store, commits, trees
 from gitcurator.umbrella.candidates import files_by_folder, select_candidates
 from gitcurator.umbrella.clusters import ARCHIVED, Candidate, Cluster, clusters, left_out_because
 from gitcurator.umbrella.model_client import ChatClient, LlmError, endpoint_name
@@ -81,7 +81,7 @@ def consolidate(
     umbrella that passes the rules on top of `head`. `retired` names the skills the
     lifecycle pass just archived."""
     rows = [replace(r, state=ARCHIVED) if r.name in retired else r for r in rows]
-    entries = store.tree_entries(branches.commit_tree_of(store, head))
+    entries = store.tree_entries(commits.commit_tree_of(store, head))
     blobs = {p: sha for p, (sha, _mode) in entries.items()}
     loaded = select_candidates(rows, blobs, store.read_blob, config.curator, now)
     for warning in loaded.warnings:
@@ -185,14 +185,14 @@ def _commit(
     store: Store, umbrella: Umbrella[ObjectID], head: ObjectID, run_id: str, key: str
 ) -> ObjectID:
     """One commit: folded skills to .archive/, the umbrella written, support files copied."""
-    tree = branches.edit_tree(
+    tree = trees.edit_tree(
         store,
-        branches.commit_tree_of(store, head),
+        commits.commit_tree_of(store, head),
         moves=list(umbrella.archived.items()),
         files=umbrella.writes,
         copies=umbrella.copies,
     )
-    return branches.write_commit(store, tree, [head], umbrella_message(run_id, umbrella, key))
+    return commits.write_commit(store, tree, [head], umbrella_message(run_id, umbrella, key))
 
 
 def _failed(outcome: Outcome, doc: dict[str, Any], cluster: Cluster, reason: str) -> None:

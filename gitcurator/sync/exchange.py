@@ -24,6 +24,8 @@ from typing import Any
 from gitcurator.audit.passes import BRANCH_PREFIX
 from gitcurator.errors import CuratorError
 from gitcurator.store import ObjectID, Store
+from gitcurator.store.diff import changed_files
+from gitcurator.store.graph import is_ancestor
 from gitcurator.store.notes import (
     NOTES_REF,
     NotesState,
@@ -32,17 +34,10 @@ from gitcurator.store.notes import (
     read_notes,
     write_notes,
 )
-from gitcurator.store.refs import (
-    changed_files,
-    delete_ref,
-    is_ancestor,
-    local_refs,
-    move_ref,
-    object_kind,
-    ref_value,
-    set_ref,
-)
-from gitcurator.store.remote import Connection, Remote, RemoteError, resolve_remote
+from gitcurator.store.objects import object_kind
+from gitcurator.store.refs import delete_ref, local_refs, move_ref, ref_value, set_ref
+from gitcurator.store.remote import Remote, RemoteError, resolve_remote
+from gitcurator.store.transport import Connection
 from gitcurator.sync.notes_merge import MergedNotes, NotesSide, blobs_needed, merge_notes
 from gitcurator.telemetry import ledger
 from gitcurator.telemetry.records import decode_record
