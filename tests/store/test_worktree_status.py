@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from support.repos import git
 from support.stores import ARCHIVE_BETA, diverge
 
+from gitcurator.errors import StoreError
 from gitcurator.store import Store, worktree_status
 
 
@@ -49,3 +51,19 @@ def test_in_the_way_names_untracked_files_a_move_would_overwrite_or_strand(
     (lib / ".gitignore").write_text("*.pyc\n")
     (lib / "beta" / "cache.pyc").write_text("ignored\n")
     assert worktree_status.in_the_way(store, base, theirs) == [".archive/beta", "beta/draft.md"]
+
+
+def test_refusals_name_the_paths_and_only_the_checked_out_branch_is_checked(
+    lib: Path, store: Store
+) -> None:
+    base, _mine, theirs = diverge(lib, "true", ARCHIVE_BETA)
+    (lib / "beta" / "draft.md").write_text("left behind\n")
+    with pytest.raises(StoreError, match=r"untracked files are in the way \(beta/draft.md\)"):
+        worktree_status.refuse_unless_clean(store, "main", base, theirs, "archive beta")
+    worktree_status.refuse_unless_clean(store, "theirs", base, theirs, "archive beta")
+    (lib / "alpha" / "SKILL.md").write_text("edited\n")
+    with pytest.raises(StoreError, match=r"uncommitted changes \(alpha/SKILL.md\)"):
+        worktree_status.refuse_unless_clean(store, "main", base, theirs, "archive beta")
+    # Limited to the folders a move touches, an edit elsewhere is no obstacle.
+    (lib / "beta" / "draft.md").unlink()
+    worktree_status.refuse_unless_clean(store, "main", base, theirs, "archive beta", {"beta"})
