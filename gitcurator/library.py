@@ -22,6 +22,7 @@ class SkillsRepo:
 
     @property
     def root(self) -> Path:
+        """The top folder of the work tree."""
         return self.store.root
 
     def __enter__(self) -> SkillsRepo:

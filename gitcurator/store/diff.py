@@ -87,6 +87,9 @@ class TreeDiffer:
     def _diff(self, old: bytes | None, new: bytes | None, prefix: bytes, out: TreeDiff) -> None:
         if old == new:
             return
+        if old is None or new is None:
+            self._list(new if old is None else old, prefix, out, added=old is None)
+            return
         old_items, new_items = self._items(old), self._items(new)
         before = {name: (mode, sha) for name, mode, sha in old_items - new_items}
         after = {name: (mode, sha) for name, mode, sha in new_items - old_items}
@@ -108,6 +111,22 @@ class TreeDiffer:
             file_now = (ObjectID(now[1]), now[0]) if now is not None and not now_dir else None
             if file_was != file_now:
                 out.files[_text(path)] = (file_was, file_now)
+
+    def _list(self, tree: bytes | None, prefix: bytes, out: TreeDiff, added: bool) -> None:
+        """Every file and folder of a tree only one side has (the whole tree of a root
+        commit), read without the cache so a large listing does not evict the trees that
+        later diffs share."""
+        if tree is None:
+            return
+        _kind, raw = self.objects.get_raw(ObjectID(tree))
+        for name, mode, sha in parse_tree(raw, self.id_length):
+            path = prefix + name
+            if stat.S_ISDIR(mode):
+                (out.added_dirs if added else out.removed_dirs).add(_text(path))
+                self._list(sha, path + b"/", out, added)
+            else:
+                entry = (ObjectID(sha), mode)
+                out.files[_text(path)] = (None, entry) if added else (entry, None)
 
 
 def _text(path: bytes) -> str:

@@ -95,6 +95,7 @@ class Connection:
         return self._client, self._path
 
     def close(self) -> None:
+        """Close the client's connection, if one was opened."""
         if self._client is not None:
             self._client.close()
 
