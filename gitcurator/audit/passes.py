@@ -7,7 +7,7 @@ from typing import Any
 
 from gitcurator.audit.trail import Entry, LoggedCommit, audit_trail
 from gitcurator.lifecycle.report import run_paths
-from gitcurator.store import Store, branches, graph
+from gitcurator.store import Store, commits, graph, trees
 from gitcurator.store.branches import branch_names
 from gitcurator.store.history import history_changes
 
@@ -29,7 +29,7 @@ def read_trail(store: Store) -> list[Entry]:
     if tip is not None:
         # The history cache list/status also use: a repeat costs only new commits.
         logged = [LoggedCommit(c.commit, c.time, c.message) for c in history_changes(store, tip)]
-    known = {graph.commit_id(c.commit) for c in logged}
+    known = {commits.commit_id(c.commit) for c in logged}
     for name in branch_names(store, BRANCH_PREFIX):
         pending = store.branch_tip(name)
         if pending is None:
@@ -47,7 +47,7 @@ def last_pass(store: Store) -> dict[str, Any] | None:
     newest = max(found, key=lambda e: run_order(e.run_id or ""))
     run_id = newest.run_id or ""
     source = store.branch_tip(newest.branch) if newest.branch else store.head_commit()
-    raw = branches.file_at(store, source, run_paths(run_id)[1]) if source else None
+    raw = trees.file_at(store, source, run_paths(run_id)[1]) if source else None
     try:
         doc = json.loads(raw) if raw else {}
     except ValueError:

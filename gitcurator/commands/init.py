@@ -8,7 +8,7 @@ from pathlib import Path
 
 from gitcurator.config import CONFIG_FILE, DEFAULT_CONFIG_TEXT, Config, parse_config
 from gitcurator.errors import EXIT_OK, NotARepository, UsageError, ValidationFailed
-from gitcurator.library import SkillsRepo, read_config
+from gitcurator.library import SkillsRepo, init_store, read_config
 from gitcurator.render import findings_text, plural
 from gitcurator.skills.check_tree import check_tree
 from gitcurator.skills.document import find_skills
@@ -24,7 +24,7 @@ def init(path: Path, *, verify: bool = True, quiet: bool = False) -> int:
     _refuse_git_dir(path)
     _refuse_nested(path)
     existing_config = read_config(path) if (path / CONFIG_FILE).exists() else None
-    store, created = Store.init(path)
+    store, created = init_store(path)
     try:
         with store:
             if store.head_commit() is not None:

@@ -1,7 +1,7 @@
 """`gitcurator merge [RUN]`: bring a reviewed curator branch into the default branch.
 
 A fast-forward when the default branch has not moved since the pass; otherwise one merge
-commit, computed file by file (see store.apply), written only when nothing a person changed
+commit, computed file by file (see store.tree_merge), written only when nothing a person changed
 meanwhile collides with what the pass did. Refusals change nothing at all.
 """
 
@@ -21,11 +21,12 @@ from gitcurator.errors import EXIT_OK, CuratorError
 from gitcurator.library import open_repo
 from gitcurator.lifecycle.report import run_paths
 from gitcurator.render import emit_json, name_list, other_branch_note, plural
-from gitcurator.store import apply, branches, graph
-from gitcurator.store.apply import CommitId
-from gitcurator.store.branches import branch_names, file_at
-from gitcurator.store.graph import CommitInfo
+from gitcurator.store import branches, commits, graph
+from gitcurator.store.branches import branch_names
+from gitcurator.store.commits import CommitId, CommitInfo
 from gitcurator.store.repository import Store
+from gitcurator.store.tree_merge import three_way
+from gitcurator.store.trees import file_at
 from gitcurator.telemetry.names import refresh_names_cache
 from gitcurator.timeutil import normalise
 
@@ -86,15 +87,15 @@ def merge_run(store: Store, run: str | None) -> MergeResult:
             f"{branch} and {target} share no single base commit; merge it with git "
             f"(`git merge {branch}`) and review the result"
         )
-    commits = graph.commits_between(store, pass_tip, merged)
-    tip_tree = graph.read_commit(store, tip).tree
-    pass_tree = graph.read_commit(store, pass_tip).tree
+    own = graph.commits_between(store, pass_tip, merged)
+    tip_tree = commits.read_commit(store, tip).tree
+    pass_tree = commits.read_commit(store, pass_tip).tree
     fast_forward = bases[0] == tip
     if fast_forward:
         new_tree = pass_tree
     else:
-        base_tree = graph.read_commit(store, bases[0]).tree
-        joined = apply.three_way(store, base_tree, tip_tree, pass_tree)
+        base_tree = commits.read_commit(store, bases[0]).tree
+        joined = three_way(store, base_tree, tip_tree, pass_tree)
         if joined.tree is None:
             raise CuratorError(
                 f"cannot merge {branch}: since the pass ran, {target} changed what it changes "
@@ -102,18 +103,24 @@ def merge_run(store: Store, run: str | None) -> MergeResult:
                 f"again for a fresh pass (and drop this one: `git branch -D {branch}`)"
             )
         new_tree = joined.tree
-    apply.refuse_unless_clean(store, target, tip_tree, new_tree, f"merge {branch}")
-    if fast_forward:
-        new = pass_tip
-    else:
-        message = (
-            f"curator: merge run {run_id}\n\nMerge branch '{branch}' into {target}.\n\n"
-            f"{trailers.RUN}: {run_id}\n{trailers.MERGE}: {run_id}\n"
-        )
-        new = branches.write_commit(store, new_tree, [tip, pass_tip], message)
-    with apply.interrupts_deferred():  # a merged pass without its archive times: never
-        apply.advance_branch(store, target, tip, new, f"gitcurator: merge run {run_id}")
-        archived = _record_archived(store, run_id, pass_tip, commits)
+    message = (
+        f"curator: merge run {run_id}\n\nMerge branch '{branch}' into {target}.\n\n"
+        f"{trailers.RUN}: {run_id}\n{trailers.MERGE}: {run_id}\n"
+    )
+    archived: list[str] = []
+    new = branches.publish(
+        store,
+        target,
+        tip,
+        new_tree,
+        f"merge {branch}",
+        message=message,
+        merging=[pass_tip],
+        fast_forward=pass_tip if fast_forward else None,
+        reflog=f"gitcurator: merge run {run_id}",
+        # a merged pass without its archive times: never
+        together=lambda: archived.extend(_record_archived(store, run_id, pass_tip, own)),
+    ).commit
     return MergeResult(run_id, branch, target, new.decode(), fast_forward, archived)
 
 

@@ -27,8 +27,9 @@ from gitcurator.skills.document import (
     parse_skill_md,
 )
 from gitcurator.skills.identity import VALID_NAME, identity
-from gitcurator.store import apply, branches, graph
-from gitcurator.store.apply import CommitId, TreeId
+from gitcurator.store import branches, commits, trees
+from gitcurator.store.commits import CommitId, TreeId
+from gitcurator.store.interrupts import interrupts_deferred
 from gitcurator.store.repository import Store
 from gitcurator.telemetry import ledger
 from gitcurator.telemetry.names import refresh_names_cache
@@ -56,7 +57,7 @@ def _tip(repo: SkillsRepo) -> _Tip:
     commit = store.branch_tip(branch)
     if commit is None:
         raise CuratorError(f"branch {branch} has no commits yet; run `gitcurator init` first")
-    tree = graph.read_commit(store, commit).tree
+    tree = commits.read_commit(store, commit).tree
     entries = store.tree_entries(tree)
     return _Tip(branch, commit, tree, entries, find_skills(entries, repo.config.skills_dir))
 
@@ -67,13 +68,14 @@ def _commit(
     """Commit `new_tree` on the default branch, the work tree following; refuses first, naming
     them, if the `touched` folders hold uncommitted changes or untracked files are in the way."""
     store = repo.store
-    apply.refuse_unless_clean(store, tip.branch, tip.tree, new_tree, action, set(touched))
-    new = branches.write_commit(store, new_tree, [tip.commit], message)
-    if apply.advance_branch(store, tip.branch, tip.commit, new, f"gitcurator: {action}"):
+    published = branches.publish(
+        store, tip.branch, tip.commit, new_tree, action, message=message, within=set(touched)
+    )
+    if published.checked_out:
         refresh_names_cache(repo)
     else:
         print(other_branch_note(tip.branch, store.head_branch()), file=sys.stderr)
-    return new.decode()
+    return published.commit.decode()
 
 
 def archived_name(repo: SkillsRepo, tip: _Tip, location: SkillLocation) -> str:
@@ -135,7 +137,7 @@ def restore(start: Path, name: str) -> int:
         target = _live_folder(repo, source, skill)
         if _taken(repo, tip, target):
             raise CuratorError(f"{target} already exists; nothing was restored (move it first)")
-        new_tree = branches.edit_tree(repo.store, tip.tree, [(source.folder, target)])
+        new_tree = trees.edit_tree(repo.store, tip.tree, [(source.folder, target)])
         message = (
             f"curator: restore {skill}\n\nMoved {source.folder} back to {target}.\n\n"
             f"{trailers.RESTORED}: {skill}\n"
@@ -148,7 +150,7 @@ def restore(start: Path, name: str) -> int:
 def _taken(repo: SkillsRepo, tip: _Tip, folder: str) -> bool:
     """A folder the default branch already has (untracked files in the work tree are the
     concern of refuse_unless_clean, which names them)."""
-    return branches.subtree_id(repo.store, tip.tree, folder) is not None
+    return trees.subtree_id(repo.store, tip.tree, folder) is not None
 
 
 def archive(start: Path, name: str, *, now: str | None) -> int:
@@ -163,12 +165,12 @@ def archive(start: Path, name: str, *, now: str | None) -> int:
         if record is not None and record.is_pinned:
             raise CuratorError(f"{name} is pinned; unpin it first (`gitcurator unpin {name}`)")
         target = _archive_target(repo, tip, source)
-        new_tree = branches.edit_tree(repo.store, tip.tree, [(source.folder, target)])
+        new_tree = trees.edit_tree(repo.store, tip.tree, [(source.folder, target)])
         message = (
             f"curator: archive {name} by hand\n\nMoved {source.folder} to {target}.\n\n"
             f"{trailers.ARCHIVED}: {name}\n{trailers.MANUAL}: archive\n"
         )
-        with apply.interrupts_deferred():  # the move and its archived_at go together
+        with interrupts_deferred():  # the move and its archived_at go together
             sha = _commit(repo, tip, new_tree, message, f"archive {name}", [source.folder, target])
             record_archives(repo.store, {name: moment}, f"record the archive of {name}")
     # A name archived before keeps its folder; this copy went to a suffixed one, and only
@@ -265,7 +267,7 @@ def purge(
         sha = None
         if write and plan.due:
             folders = [folder for _, folder, _ in plan.due]
-            new_tree = apply.remove_folders(repo.store, tip.tree, folders)
+            new_tree = trees.remove_folders(repo.store, tip.tree, folders)
             message = _purge_message(plan, days, moment)
             sha = _commit(repo, tip, new_tree, message, "purge", folders)
     if as_json:

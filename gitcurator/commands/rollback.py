@@ -16,7 +16,7 @@ from gitcurator.audit import trail, trailers
 from gitcurator.errors import EXIT_OK, CuratorError, UsageError
 from gitcurator.library import open_repo
 from gitcurator.render import emit_json, name_list, other_branch_note, plural
-from gitcurator.store import apply, branches, graph
+from gitcurator.store import branches, commits, tree_merge
 from gitcurator.store.history import history_changes
 from gitcurator.store.repository import Store
 from gitcurator.telemetry.names import refresh_names_cache
@@ -74,10 +74,9 @@ def rollback(start: Path, run: str | None, commit: str | None, *, as_json: bool)
         if tip is None:
             raise CuratorError(f"branch {target} has no commits; there is nothing to roll back")
         chosen, undo = _choose(store, target, run, commit)
-        tree = graph.read_commit(store, tip).tree
-        new_tree = tree
+        new_tree = commits.read_commit(store, tip).tree
         for c in undo:
-            reverted = apply.revert_tree(store, graph.commit_id(c.commit), new_tree)
+            reverted = tree_merge.revert_tree(store, commits.commit_id(c.commit), new_tree)
             if reverted.tree is None:
                 raise CuratorError(
                     f"cannot roll back {c.commit[:12]} of run {chosen.run_id}: "
@@ -85,11 +84,10 @@ def rollback(start: Path, run: str | None, commit: str | None, *, as_json: bool)
                     "Undo those changes by hand, or restore single skills with `gitcurator restore`"
                 )
             new_tree = reverted.tree
-        apply.refuse_unless_clean(store, target, tree, new_tree, f"roll back run {chosen.run_id}")
         restored = _restored(undo)
         message = _message(chosen.run_id, undo, restored, whole=commit is None)
-        new = branches.write_commit(store, new_tree, [tip], message)
-        apply.advance_branch(store, target, tip, new, f"gitcurator: roll back run {chosen.run_id}")
+        action = f"roll back run {chosen.run_id}"
+        new = branches.publish(store, target, tip, new_tree, action, message=message).commit
         note = other_branch_note(target, store.head_branch())
         if note is None:
             refresh_names_cache(repo)

@@ -19,7 +19,8 @@ from gitcurator.curation.umbrella_plan import Fold
 from gitcurator.errors import CuratorError
 from gitcurator.library import SkillsRepo
 from gitcurator.lifecycle.report import archive_message, report_message, umbrella_message
-from gitcurator.store import ObjectID, Store, apply, branches
+from gitcurator.store import ObjectID, Store, branches, commits, trees
+from gitcurator.store.interrupts import interrupts_deferred
 from gitcurator.telemetry import ledger
 from gitcurator.telemetry.records import Stamped, UsageRecord
 from gitcurator.timeutil import format_time
@@ -45,23 +46,23 @@ def apply_pass(repo: SkillsRepo, plan: PassPlan) -> Applied:
     ledger.flush(store)
     head = plan.inputs.tip
     if plan.lifecycle.archived:
-        moved = branches.edit_tree(store, plan.inputs.tree, plan.archive_moves)
+        moved = trees.edit_tree(store, plan.inputs.tree, plan.archive_moves)
         message = archive_message(plan.run_id, plan.lifecycle.archived)
-        head = branches.write_commit(store, moved, [head], message)
-    commits = []
+        head = commits.write_commit(store, moved, [head], message)
+    made: list[str] = []
     for fold in plan.folds:
         head = _commit_umbrella(store, fold, head, plan.run_id)
-        commits.append(head.decode())
-    doc = run_document(plan, commits)
+        made.append(head.decode())
+    doc = run_document(plan, made)
     branch = plan.branch
     if branch is None:
         return Applied(None, doc)
-    tree = branches.edit_tree(store, branches.commit_tree_of(store, head), files=report_files(doc))
-    head = branches.write_commit(store, tree, [head], report_message(plan.run_id, doc))
+    tree = trees.edit_tree(store, commits.commit_tree_of(store, head), files=report_files(doc))
+    head = commits.write_commit(store, tree, [head], report_message(plan.run_id, doc))
     # The branch and the states it reports go together: a Ctrl-C here waits for both, so the
     # pass is never published without them (or reported as merely "interrupted").
     try:
-        with apply.interrupts_deferred():
+        with interrupts_deferred():
             if not branches.create_branch(store, branch, head):
                 raise CuratorError(f"branch {branch} appeared meanwhile; run again")
             _record_states(repo, plan)
@@ -85,15 +86,15 @@ def apply_pass(repo: SkillsRepo, plan: PassPlan) -> Applied:
 def _commit_umbrella(store: Store, fold: Fold, head: ObjectID, run_id: str) -> ObjectID:
     """One commit: folded skills to .archive/, the umbrella written, support files copied."""
     umbrella = fold.umbrella
-    tree = branches.edit_tree(
+    tree = trees.edit_tree(
         store,
-        branches.commit_tree_of(store, head),
+        commits.commit_tree_of(store, head),
         moves=list(umbrella.archived.items()),
         files=umbrella.writes,
         copies=umbrella.copies,
     )
     message = umbrella_message(run_id, umbrella, fold.cluster)
-    return branches.write_commit(store, tree, [head], message)
+    return commits.write_commit(store, tree, [head], message)
 
 
 def _record_states(repo: SkillsRepo, plan: PassPlan) -> None:

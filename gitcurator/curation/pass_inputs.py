@@ -19,7 +19,7 @@ from gitcurator.library import SkillsRepo
 from gitcurator.lifecycle.inventory import SkillRow, build_rows
 from gitcurator.skills.document import find_skills
 from gitcurator.skills.identity import identity
-from gitcurator.store import ObjectID, Store, branches
+from gitcurator.store import ObjectID, Store, branches, commits
 from gitcurator.store.history import skill_histories
 from gitcurator.telemetry import ledger
 
@@ -48,7 +48,7 @@ def load_pass(repo: SkillsRepo, now: datetime) -> PassInputs:
     tip = store.branch_tip(branch)
     if tip is None:
         raise CuratorError(f"branch {branch} has no commits yet; run `gitcurator init` first")
-    tree = branches.commit_tree_of(store, tip)
+    tree = commits.commit_tree_of(store, tip)
     entries = store.tree_entries(tree)
     locations = find_skills(entries, config.skills_dir)
     loaded = ledger.load(store)

@@ -1,19 +1,33 @@
 """gitcurator's porcelain over dulwich: the only package that imports dulwich.
 
-`repo` opens, stages, commits and reads the index; `notes` reads and writes the telemetry
-notes; `history` walks commits for the facts derived from them.
+`Store` (repository.py) is the façade most code needs: it opens a repository and reads HEAD,
+the work tree, the index and trees. One module per concept holds the rest: worktree (walking
+it), staging (`git add` + `git commit` of it), index, objects, trees and diff (the one tree
+diff), commits, refs (the one compare-and-swap), branches (advance one with its work tree;
+publish a commit on it), checkout (the work tree following a tree change), worktree_status
+(whether it safely can), tree_merge (three-way merges and reverts in memory), graph (parent
+walks), history (the cached walk `lifecycle.skill_history` folds), notes, interrupts, and
+remotes (remote, transport, credentials). Who commits and when is a `Signature` that the shell
+(`gitcurator.library`) reads once and hands to the Store.
+
+Importing this module loads the Store and its values only, not every module.
 """
 
 from __future__ import annotations
 
 from dulwich.objects import ObjectID
 
-from gitcurator.store.repository import (
-    DEFAULT_BRANCH,
-    StagedFile,
-    Store,
-    WorktreeChanges,
-    WorktreeScan,
-)
+from gitcurator.store.repository import DEFAULT_BRANCH, Store
+from gitcurator.store.signature import Identity, Signature
+from gitcurator.store.staging import StagedFile, WorktreeChanges, WorktreeScan
 
-__all__ = ["DEFAULT_BRANCH", "ObjectID", "StagedFile", "Store", "WorktreeChanges", "WorktreeScan"]
+__all__ = [
+    "DEFAULT_BRANCH",
+    "Identity",
+    "ObjectID",
+    "Signature",
+    "StagedFile",
+    "Store",
+    "WorktreeChanges",
+    "WorktreeScan",
+]

@@ -1,98 +1,28 @@
-"""Commits built in the object store alone, and branches created atomically.
+"""Local branches: listed, created atomically, advanced with their work tree, and the one way a
+commit is published on a branch a person may have checked out.
 
-A curator pass never touches the index or the work tree: it edits trees in the object store
-(moving a skill is "remove x, add .archive/x with the same subtree"), writes commits, and
-publishes them by creating one branch ref with compare-and-swap. Until that ref exists the
-objects are unreachable garbage, so a pass killed at any point leaves every ref as it was.
+Every move is a compare-and-swap (`refs.move_ref`): a concurrent writer is detected, never
+overwritten. A curator pass creates its branch last, so until that ref exists its objects
+are unreachable garbage and a pass killed at any point leaves every ref as it was.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from dulwich.object_store import commit_tree_changes
-from dulwich.objects import Blob, Commit, ObjectID, Tree
 from dulwich.refs import Ref
 
 from gitcurator.errors import StoreError
-from gitcurator.store.repository import Store
+from gitcurator.store.checkout import sync_worktree
+from gitcurator.store.commits import CommitId, TreeId, commit_tree_of, write_commit
+from gitcurator.store.interrupts import interrupts_deferred
+from gitcurator.store.refs import move_ref, ref_value
+from gitcurator.store.worktree_status import refuse_unless_clean
 
-_TREE_MODE = 0o040000
-_FILE_MODE = 0o100644
-
-
-def subtree_id(
-    store: Store, tree: ObjectID, path: str, parsed: dict[ObjectID, Tree] | None = None
-) -> ObjectID | None:
-    """The id of the folder `path` inside `tree` (None if absent or not a folder).
-
-    `parsed` caches trees across calls: moving 1,000 skills out of a category folder of
-    1,400 entries would otherwise parse that folder 1,000 times.
-    """
-    parsed = {} if parsed is None else parsed
-    current = tree
-    for part in path.split("/"):
-        obj = parsed.get(current)
-        if obj is None:
-            loaded = store.repo[current]
-            if not isinstance(loaded, Tree):
-                return None
-            obj = parsed[current] = loaded
-        try:
-            mode, sha = obj[part.encode()]
-        except KeyError:
-            return None
-        if mode != _TREE_MODE:
-            return None
-        current = sha
-    return current
-
-
-def edit_tree(
-    store: Store,
-    tree: ObjectID,
-    moves: Sequence[tuple[str, str]] = (),
-    files: Mapping[str, bytes] = {},
-    copies: Mapping[str, tuple[ObjectID, int]] = {},
-) -> ObjectID:
-    """`tree` with folders moved (from, to) whole, files written (mode 100644) and stored
-    blobs placed at new paths with their modes, as a new tree id."""
-    changes: list[tuple[bytes, int | None, ObjectID | None]] = []
-    parsed: dict[ObjectID, Tree] = {}
-    for source, target in moves:
-        folder = subtree_id(store, tree, source, parsed)
-        if folder is None:
-            raise StoreError(f"cannot move {source}: no such folder in the tree")
-        changes.append((source.encode(), None, None))
-        changes.append((target.encode(), _TREE_MODE, folder))
-    for path, data in files.items():
-        blob = Blob.from_string(data)
-        store.repo.object_store.add_object(blob)
-        changes.append((path.encode(), _FILE_MODE, blob.id))
-    for path, (sha, mode) in copies.items():
-        changes.append((path.encode(), mode, sha))
-    return commit_tree_changes(store.repo.object_store, tree, changes)
-
-
-def write_commit(store: Store, tree: ObjectID, parents: list[ObjectID], message: str) -> ObjectID:
-    """Store a commit object (no ref moves)."""
-    commit: Commit = store.make_commit(tree, parents, message)
-    store.repo.object_store.add_object(commit)
-    return commit.id
-
-
-def commit_tree_of(store: Store, commit: ObjectID) -> ObjectID:
-    """The root tree of a commit."""
-    obj = store.repo[commit]
-    if not isinstance(obj, Commit):
-        raise StoreError(f"{commit.decode()} is not a commit")
-    tree: ObjectID = obj.tree
-    return tree
-
-
-def create_branch(store: Store, name: str, commit: ObjectID) -> bool:
-    """Create refs/heads/<name> at `commit` only if it does not exist yet."""
-    return bool(store.repo.refs.add_if_new(Ref(f"refs/heads/{name}".encode()), commit))
+if TYPE_CHECKING:
+    from gitcurator.store.repository import Store
 
 
 def branch_names(store: Store, prefix: str) -> list[str]:
@@ -101,17 +31,83 @@ def branch_names(store: Store, prefix: str) -> list[str]:
     return sorted(prefix + n.decode() for n in names)
 
 
-def file_at(store: Store, commit: ObjectID, path: str) -> bytes | None:
-    """The content of `path` in `commit`'s tree (None if absent or not a file)."""
-    folder, _, name = path.rpartition("/")
-    tree = commit_tree_of(store, commit)
-    parent = subtree_id(store, tree, folder) if folder else tree
-    if parent is None:
-        return None
-    obj = store.repo[parent]
-    if not isinstance(obj, Tree) or name.encode() not in obj:
-        return None
-    mode, sha = obj[name.encode()]
-    if mode == _TREE_MODE:
-        return None
-    return bytes(store.repo[sha].as_raw_string())
+def create_branch(store: Store, name: str, commit: CommitId) -> bool:
+    """Create refs/heads/<name> at `commit` only if it does not exist yet."""
+    return move_ref(store, f"refs/heads/{name}".encode(), None, commit)
+
+
+def advance_branch(store: Store, branch: str, old: CommitId, new: CommitId, why: str) -> bool:
+    """Move refs/heads/<branch> from `old` to `new` by compare-and-swap. When the branch is
+    checked out its work tree and index follow (only paths that differ); returns whether it
+    was. If the branch moved meanwhile, nothing changes and StoreError says so. Ctrl-C waits
+    until the work tree, index and ref all agree again."""
+    with interrupts_deferred():
+        return _advance_branch(store, branch, old, new, why)
+
+
+def _advance_branch(store: Store, branch: str, old: CommitId, new: CommitId, why: str) -> bool:
+    ref = f"refs/heads/{branch}".encode()
+    checked_out = store.head_branch() == branch
+    old_tree, new_tree = commit_tree_of(store, old), commit_tree_of(store, new)
+    if checked_out:
+        if ref_value(store, ref) != old:
+            raise _moved(branch)
+        sync_worktree(store, old_tree, new_tree)
+    if not move_ref(store, ref, old, new, reflog=why):
+        if checked_out:
+            sync_worktree(store, new_tree, old_tree)
+        raise _moved(branch)
+    return checked_out
+
+
+def _moved(branch: str) -> StoreError:
+    return StoreError(
+        f"branch {branch} moved while gitcurator was working; nothing was changed, run it again"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Published:
+    """The commit now at the branch's tip, and whether the work tree followed it (the branch
+    is the checked-out one)."""
+
+    commit: CommitId
+    checked_out: bool
+
+
+def publish(
+    store: Store,
+    branch: str,
+    tip: CommitId,
+    tree: TreeId,
+    action: str,
+    *,
+    message: str | None = None,
+    merging: Sequence[CommitId] = (),
+    fast_forward: CommitId | None = None,
+    within: Collection[str] = (),
+    reflog: str | None = None,
+    together: Callable[[], object] | None = None,
+) -> Published:
+    """Put `tree` on `branch` (whose tip is `tip`) the way a person's command does.
+
+    First it refuses, changing nothing, if the branch is checked out and its work tree cannot
+    follow (uncommitted changes, under `within` when given, or untracked files in the way;
+    `action` says what was refused). Then it writes a commit of `tree` with `message` and
+    parents `tip` + `merging` (or takes `fast_forward`, an existing commit of `tree`) and
+    advances the branch by compare-and-swap, work tree and index following. Ctrl-C waits
+    until the branch, the work tree and `together` (steps that belong with it) are all done.
+    The reflog says `reflog`, by default "gitcurator: <action>".
+    """
+    refuse_unless_clean(store, branch, commit_tree_of(store, tip), tree, action, within)
+    if fast_forward is not None:
+        new = fast_forward
+    elif message is not None:
+        new = write_commit(store, tree, [tip, *merging], message)
+    else:
+        raise ValueError("publish needs a message for the new commit, or a commit to take")
+    with interrupts_deferred():
+        checked_out = advance_branch(store, branch, tip, new, reflog or f"gitcurator: {action}")
+        if together is not None:
+            together()
+    return Published(new, checked_out)

@@ -1,66 +1,22 @@
 """The commit graph, walked by parents alone (the dulwich side of log, merge and rollback).
 
 dulwich's merge-base and walker order commits by time and go wrong when times tie (passes and
-merges often share a second), so these walks follow parents only.
+merges often share a second), so these walks follow parents only. The walk that derives facts
+from history, with its cache, is `store.history`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-from dulwich.objects import Commit, ObjectID
+from dulwich.graph import can_fast_forward
 
-from gitcurator.errors import StoreError
-from gitcurator.store.repository import Store
-from gitcurator.timeutil import format_time
+from gitcurator.store.commits import CommitId, CommitInfo, load_commit, read_commit
 
-CommitId = ObjectID
-
-
-@dataclass(frozen=True, slots=True)
-class CommitInfo:
-    """What the commands need of a commit."""
-
-    id: CommitId
-    parents: tuple[CommitId, ...]
-    tree: ObjectID
-    time: str  # canonical UTC
-    message: str
-
-
-def commit_id(hex_id: str) -> CommitId:
-    """A commit id from its 40 hex digits (as history and trailers give them)."""
-    return ObjectID(hex_id.encode("ascii"))
-
-
-def read_commit(store: Store, sha: CommitId) -> CommitInfo:
-    """A commit's facts."""
-    obj = load_commit(store, sha)
-    return _info(obj)
-
-
-def _info(obj: Commit) -> CommitInfo:
-    return CommitInfo(
-        obj.id,
-        tuple(obj.parents),
-        obj.tree,
-        format_time(datetime.fromtimestamp(obj.commit_time, UTC)),
-        bytes(obj.message).decode("utf-8", "replace"),
-    )
-
-
-def load_commit(store: Store, sha: ObjectID) -> Commit:
-    """The commit object `sha`, or StoreError saying it is missing or not a commit."""
-    try:
-        obj = store.repo[sha]
-    except KeyError:
-        raise StoreError(f"commit {sha.decode()[:12]} is not in this repository") from None
-    if not isinstance(obj, Commit):
-        raise StoreError(f"{sha.decode()[:12]} is not a commit")
-    return obj
+if TYPE_CHECKING:
+    from gitcurator.store.repository import Store
 
 
 def _parents_of(store: Store, sha: CommitId, shallow: AbstractSet[bytes]) -> list[CommitId]:
@@ -130,3 +86,12 @@ def merge_bases(
     if len(found) > 1:
         found -= ancestors(store, [p for c in found for p in _parents_of(store, c, shallow)])
     return sorted(found)
+
+
+def is_ancestor(store: Store, ancestor: CommitId, descendant: CommitId) -> bool:
+    """Whether `descendant`'s history contains `ancestor` (a fast-forward is possible).
+
+    dulwich stops the walk at `ancestor`'s commit time, so a skewed clock can only make this
+    say False (costing one merge commit more), never True wrongly.
+    """
+    return bool(can_fast_forward(store.repo, ancestor, descendant))

@@ -1,8 +1,9 @@
-"""Commits as lists of changed paths, walked once and cached, for the facts history gives.
+"""The history walk: commits as lists of changed paths, walked once and cached.
 
-dulwich's path-limited walk diffs the whole tree once per path and commit; one walk over all
-commits with one tree diff each (a commit costs what it changed) and a per-commit cache make
-a repeat cost only the commits that are new.
+This module walks git; `lifecycle.skill_history` folds the walked commits into per-skill facts
+(created, patched) and does no I/O. dulwich's path-limited walk diffs the whole tree once per
+path and commit; one walk over all commits with one tree diff each (`store.diff`, a commit
+costs what it changed) and a per-commit cache make a repeat cost only the commits that are new.
 
 The cache (`.git/gitcurator/history-cache.json`) holds, per commit id, its parents, time,
 message and changed paths. A commit's diff never changes, so entries stay true forever; after
@@ -14,19 +15,23 @@ from __future__ import annotations
 
 import contextlib
 import json
-import stat
 from collections.abc import Container, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from dulwich.objects import Commit, ObjectID, parse_tree
+from dulwich.objects import Commit, ObjectID
 
 from gitcurator.lifecycle.skill_history import CommitChanges, SkillHistory, fold_history
 from gitcurator.statefiles import HISTORY_CACHE, read_json, state_folder, write_atomic
-from gitcurator.store.repository import Store
+from gitcurator.store.commits import commit_tree_of
+from gitcurator.store.diff import Entry, TreeDiffer
 from gitcurator.timeutil import format_time
+
+if TYPE_CHECKING:
+    from gitcurator.store.repository import Store
 
 _CACHE_VERSION = 1
 
@@ -87,7 +92,7 @@ def walk_changes(
 def _walk(store: Store, head: ObjectID, known: Container[str]) -> dict[str, _Entry]:
     """Diff every commit reachable from `head` and not in `known`, parents before children."""
     shallow = store.repo.get_shallow()
-    differ = _TreeDiffer(store)
+    differ = TreeDiffer(store)
     entries: dict[str, _Entry] = {}
     for commit in _unknown_commits(store, head, known, shallow):
         parents = [] if commit.id in shallow else list(commit.parents)
@@ -131,87 +136,8 @@ def _unknown_commits(
     return order
 
 
-_Items = set[tuple[bytes, int, bytes]]  # a tree's (name, mode, id) entries
-_Changed = dict[str, tuple[bytes | None, bytes | None]]  # path -> (old id, new id)
-
-
-class _TreeDiffer:
-    """Tree diffs that cost what changed: identical subtrees are skipped, and a folder's
-    changed entries are found by a set difference computed in C.
-
-    dulwich's `tree_changes` visits every entry of each folder it enters in Python; in a
-    category folder of 1,500 skills that made each one-file commit cost ~40 ms. The trees
-    parsed last are kept, since a commit's old trees are mostly trees a recent commit made.
-    """
-
-    def __init__(self, store: Store, keep: int = 512) -> None:
-        self.objects = store.repo.object_store
-        self.id_length: int = store.repo.object_format.oid_length
-        self.keep = keep
-        self.parsed: dict[bytes, _Items] = {}  # least recently used first
-
-    def diff(self, old_tree: bytes | None, new_tree: bytes) -> _Changed:
-        """Paths added, modified or deleted between two trees; a move gives both paths."""
-        changed: _Changed = {}
-        self._diff(old_tree, new_tree, b"", changed)
-        return changed
-
-    def _items(self, tree: bytes | None) -> _Items:
-        if tree is None:
-            return set()
-        items = self.parsed.pop(tree, None)
-        if items is None:
-            # Root trees come as hex ids, subtrees as raw ones; get_raw takes both.
-            _kind, raw = self.objects.get_raw(ObjectID(tree))
-            items = set(parse_tree(raw, self.id_length))
-            if len(self.parsed) >= self.keep:
-                del self.parsed[next(iter(self.parsed))]
-        self.parsed[tree] = items
-        return items
-
-    def _diff(self, old: bytes | None, new: bytes | None, prefix: bytes, out: _Changed) -> None:
-        if old == new:
-            return
-        if old is None or new is None:
-            self._list(new if old is None else old, prefix, out, added=old is None)
-            return
-        old_items, new_items = self._items(old), self._items(new)
-        before = {name: (mode, sha) for name, mode, sha in old_items - new_items}
-        after = {name: (mode, sha) for name, mode, sha in new_items - old_items}
-        for name in before.keys() | after.keys():
-            path = prefix + name
-            was, now = before.get(name), after.get(name)
-            was_dir = was is not None and stat.S_ISDIR(was[0])
-            now_dir = now is not None and stat.S_ISDIR(now[0])
-            if was_dir or now_dir:
-                self._diff(
-                    was[1] if was and was_dir else None,
-                    now[1] if now and now_dir else None,
-                    path + b"/",
-                    out,
-                )
-            was_file, now_file = was if not was_dir else None, now if not now_dir else None
-            if was_file or now_file:
-                out[path.decode("utf-8", "surrogateescape")] = (
-                    was_file[1] if was_file else None,
-                    now_file[1] if now_file else None,
-                )
-
-    def _list(self, tree: bytes | None, prefix: bytes, out: _Changed, added: bool) -> None:
-        """Every file of a folder only one side has (the whole tree of a root commit)."""
-        if tree is None:
-            return
-        _kind, raw = self.objects.get_raw(ObjectID(tree))
-        for name, mode, sha in parse_tree(raw, self.id_length):
-            if stat.S_ISDIR(mode):
-                self._list(sha, prefix + name + b"/", out, added)
-            else:
-                path = (prefix + name).decode("utf-8", "surrogateescape")
-                out[path] = (None, sha) if added else (sha, None)
-
-
 def _changed_paths(
-    differ: _TreeDiffer, store: Store, commit: Commit, parents: list[ObjectID]
+    differ: TreeDiffer, store: Store, commit: Commit, parents: list[ObjectID]
 ) -> tuple[str, ...]:
     """Paths `commit` changed; for a merge, only what the merge itself changed.
 
@@ -221,21 +147,17 @@ def _changed_paths(
     both parents; content some parent already had is carried, not written by the merge.
     """
     if not parents:
-        return tuple(sorted(differ.diff(None, commit.tree)))
-    diffs = [differ.diff(_tree_of(store, parent), commit.tree) for parent in parents]
+        return tuple(sorted(differ.diff(None, commit.tree).files))
+    diffs = [differ.diff(commit_tree_of(store, parent), commit.tree).files for parent in parents]
     if len(diffs) == 1:
         return tuple(sorted(diffs[0]))
     changed = set(diffs[0]).intersection(*diffs[1:])
-    carried = {old for diff in diffs for old, _new in diff.values() if old is not None}
-    return tuple(sorted(p for p in changed if diffs[0][p][1] not in carried))
+    carried = {old[0] for diff in diffs for old, _new in diff.values() if old is not None}
+    return tuple(sorted(p for p in changed if _blob(diffs[0][p][1]) not in carried))
 
 
-def _tree_of(store: Store, commit_id: ObjectID) -> ObjectID:
-    commit = store.repo[commit_id]
-    if not isinstance(commit, Commit):
-        raise TypeError(f"{commit_id.decode()} is not a commit")
-    tree: ObjectID = commit.tree
-    return tree
+def _blob(entry: Entry | None) -> ObjectID | None:
+    return entry[0] if entry is not None else None
 
 
 def _message(commit: Commit) -> str:

@@ -11,17 +11,21 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from dulwich.index import commit_tree
 from dulwich.objects import Blob, Commit, ObjectID, Tree
-from dulwich.refs import Ref
 
 from gitcurator.errors import StoreError
-from gitcurator.store.repository import Store, _Batch
+from gitcurator.store.commits import make_commit
+from gitcurator.store.objects import FILE_MODE, TREE_MODE, ObjectBatch
+from gitcurator.store.refs import move_ref, ref_value
+
+if TYPE_CHECKING:
+    from gitcurator.store.repository import Store
 
 NOTES_REF = b"refs/notes/gitcurator"
 KEYS_DIR = b"skills"
-_FILE_MODE = 0o100644
 # git switches its notes tree to a two-level fan-out past this many notes; we do the same.
 _FANOUT_THRESHOLD = 256
 
@@ -49,17 +53,13 @@ class NotesState:
 
 def notes_commit(store: Store, ref: bytes = NOTES_REF) -> ObjectID | None:
     """The commit the notes ref points at (None before the first record)."""
-    try:
-        return store.repo.refs[Ref(ref)]
-    except KeyError:
-        return None
+    return ref_value(store, ref)
 
 
 def read_notes(store: Store, ref: bytes = NOTES_REF) -> NotesState:
     """Read the notes tree at `ref` (any fan-out) without loading the note blobs."""
-    try:
-        commit_id = store.repo.refs[Ref(ref)]
-    except KeyError:
+    commit_id = ref_value(store, ref)
+    if commit_id is None:
         return NotesState(None)
     commit = store.repo[commit_id]
     if not isinstance(commit, Commit):
@@ -74,18 +74,18 @@ def _walk(store: Store, tree_id: ObjectID, prefix: bytes, state: NotesState) -> 
     assert isinstance(tree, Tree)
     for entry in tree.iteritems():
         path = prefix + entry.path
-        if prefix == b"" and entry.path == KEYS_DIR and entry.mode == 0o040000:
+        if prefix == b"" and entry.path == KEYS_DIR and entry.mode == TREE_MODE:
             keys = store.repo[entry.sha]
             assert isinstance(keys, Tree)
             for key in keys.iteritems():
                 state.keys[key.path.decode("utf-8", "surrogateescape")] = key.sha
             continue
         hexpath = path.replace(b"/", b"")
-        if entry.mode == 0o040000 and len(hexpath) < 40 and is_hex_id(hexpath):
+        if entry.mode == TREE_MODE and len(hexpath) < 40 and is_hex_id(hexpath):
             _walk(store, entry.sha, path + b"/", state)
         elif len(hexpath) == 40 and is_hex_id(hexpath):
             state.notes[hexpath.decode()] = entry.sha
-        elif entry.mode == 0o040000:
+        elif entry.mode == TREE_MODE:
             # Other folders (`unreadable/`) are kept file by file: write_notes adds new files
             # to them, and a folder kept whole would be replaced by the one holding those.
             _walk_others(store, entry.sha, path + b"/", state)
@@ -97,7 +97,7 @@ def _walk_others(store: Store, tree_id: ObjectID, prefix: bytes, state: NotesSta
     tree = store.repo[tree_id]
     assert isinstance(tree, Tree)
     for entry in tree.iteritems():
-        if entry.mode == 0o040000:
+        if entry.mode == TREE_MODE:
             _walk_others(store, entry.sha, prefix + entry.path + b"/", state)
         else:
             state.others[prefix + entry.path] = (entry.mode, entry.sha)
@@ -130,7 +130,7 @@ def write_notes(
     an existing blob), for records that must be preserved beside their replacement. `parents`
     (default: `state.commit`) lets `sync` write a merge of the local and a remote history.
     """
-    batch = _Batch()
+    batch = ObjectBatch()
     notes = dict(state.notes)
     keys = dict(state.keys)
     for name, doc in records.items():
@@ -142,26 +142,18 @@ def write_notes(
         notes[key.id.decode()] = blob.id
     fanout = len(notes) > _FANOUT_THRESHOLD
     entries = [
-        ((f"{h[:2]}/{h[2:]}" if fanout else h).encode(), sha, _FILE_MODE)
-        for h, sha in notes.items()
+        ((f"{h[:2]}/{h[2:]}" if fanout else h).encode(), sha, FILE_MODE) for h, sha in notes.items()
     ]
-    entries += [(KEYS_DIR + b"/" + n.encode(), sha, _FILE_MODE) for n, sha in keys.items()]
+    entries += [(KEYS_DIR + b"/" + n.encode(), sha, FILE_MODE) for n, sha in keys.items()]
     entries += [(path, sha, mode) for path, (mode, sha) in state.others.items()]
-    entries += [(path, ObjectID(sha), _FILE_MODE) for path, sha in (keep or {}).items()]
+    entries += [(path, ObjectID(sha), FILE_MODE) for path, sha in (keep or {}).items()]
     tree_id = commit_tree(batch, entries)  # type: ignore[arg-type]
     if parents is None:
         parents = [state.commit] if state.commit else []
-    commit = store.make_commit(tree_id, parents, message)
+    commit = make_commit(store, tree_id, parents, message)
     batch.add_object(commit)
-    store.repo.object_store.add_objects([(o, None) for o in batch.objects.values()])
-    refs = store.repo.refs
-    # dulwich treats old=None as "set unconditionally"; the first notes commit must create.
-    moved = (
-        refs.add_if_new(Ref(ref), commit.id)
-        if state.commit is None
-        else refs.set_if_equals(Ref(ref), state.commit, commit.id)
-    )
-    if not moved:
+    batch.store_in(store)
+    if not move_ref(store, ref, state.commit, commit.id):
         raise StoreError(f"{ref.decode()} moved while gitcurator was writing it; run it again")
     return commit.id
 

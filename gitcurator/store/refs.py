@@ -1,19 +1,20 @@
-"""The local refs a sync moves and reads: compare-and-swap updates, mirrors of the remote,
-and the graph and tree questions about them (dulwich only here and in the rest of store/)."""
+"""Local refs: reading them, the one compare-and-swap every ref move goes through, and the
+unconditional updates kept for mirrors of a remote."""
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from dulwich.file import FileLocked
-from dulwich.graph import can_fast_forward
 from dulwich.objects import ObjectID
 from dulwich.refs import Ref
 
 from gitcurator.errors import CuratorError
-from gitcurator.store.branches import commit_tree_of
-from gitcurator.store.repository import Store
+from gitcurator.store.commits import signature_of
+
+if TYPE_CHECKING:
+    from gitcurator.store.repository import Store
 
 
 def ref_value(store: Store, ref: bytes) -> ObjectID | None:
@@ -24,13 +25,20 @@ def ref_value(store: Store, ref: bytes) -> ObjectID | None:
         return None
 
 
-def move_ref(store: Store, ref: bytes, old: ObjectID | None, new: ObjectID) -> bool:
-    """Compare-and-swap a local ref (old None: create only); False if someone moved it."""
+def move_ref(
+    store: Store, ref: bytes, old: ObjectID | None, new: ObjectID, reflog: str | None = None
+) -> bool:
+    """Compare-and-swap a local ref: set it to `new` only if it holds `old` (None: only if it
+    does not exist yet); False if someone moved it or holds its lock. `reflog` is the message
+    the ref's log records, by the store's identity (no log entry without one)."""
     refs = store.repo.refs
+    who = signature_of(store).identity.as_bytes() if reflog is not None else None
+    why = reflog.encode() if reflog is not None else None
     try:
+        # dulwich treats old=None as "set unconditionally"; creation must not overwrite.
         if old is None:
-            return bool(refs.add_if_new(Ref(ref), new))
-        return bool(refs.set_if_equals(Ref(ref), old, new))
+            return bool(refs.add_if_new(Ref(ref), new, committer=who, message=why))
+        return bool(refs.set_if_equals(Ref(ref), old, new, committer=who, message=why))
     except FileLocked:
         return False  # plain git holds the ref's lock: as good as moved
 
@@ -57,32 +65,3 @@ def local_refs(store: Store, prefix: bytes) -> dict[bytes, ObjectID]:
         prefix + name: sha
         for name, sha in store.repo.refs.as_dict(Ref(prefix.rstrip(b"/"))).items()
     }
-
-
-def is_ancestor(store: Store, ancestor: ObjectID, descendant: ObjectID) -> bool:
-    """Whether `descendant`'s history contains `ancestor` (a fast-forward is possible).
-
-    dulwich stops the walk at `ancestor`'s commit time, so a skewed clock can only make this
-    say False (costing one merge commit more), never True wrongly.
-    """
-    return bool(can_fast_forward(store.repo, ancestor, descendant))
-
-
-def changed_files(
-    store: Store, old: ObjectID | None, new: ObjectID
-) -> Iterator[tuple[bytes, ObjectID]]:
-    """(path, blob id) of every file added or changed from commit `old`'s tree to `new`'s."""
-    from dulwich.diff_tree import tree_changes
-
-    old_tree = commit_tree_of(store, old) if old is not None else None
-    for change in tree_changes(store.repo.object_store, old_tree, commit_tree_of(store, new)):
-        if change.new is not None and change.new.path is not None and change.new.sha:
-            yield change.new.path, change.new.sha
-
-
-def object_kind(store: Store, sha: ObjectID) -> str:
-    """'commit', 'tree', 'blob' or 'tag' (or 'missing')."""
-    try:
-        return str(store.repo[sha].type_name.decode())
-    except KeyError:
-        return "missing"

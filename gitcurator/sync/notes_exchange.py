@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from gitcurator.errors import CuratorError
 from gitcurator.store import ObjectID, Store
+from gitcurator.store.diff import changed_files
+from gitcurator.store.graph import is_ancestor
 from gitcurator.store.notes import (
     NOTES_REF,
     NotesState,
@@ -21,14 +23,8 @@ from gitcurator.store.notes import (
     read_notes,
     write_notes,
 )
-from gitcurator.store.refs import (
-    changed_files,
-    is_ancestor,
-    move_ref,
-    object_kind,
-    ref_value,
-    set_ref,
-)
+from gitcurator.store.objects import object_kind
+from gitcurator.store.refs import move_ref, ref_value, set_ref
 from gitcurator.store.remote import Remote, RemoteError
 from gitcurator.sync.notes_merge import MergedNotes, NotesSide, blobs_needed, merge_notes
 from gitcurator.telemetry import ledger

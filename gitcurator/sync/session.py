@@ -20,7 +20,8 @@ from gitcurator.errors import CuratorError
 from gitcurator.store import ObjectID, Store
 from gitcurator.store.notes import NOTES_REF
 from gitcurator.store.refs import ref_value, set_ref
-from gitcurator.store.remote import Connection, RemoteError, resolve_remote
+from gitcurator.store.remote import RemoteError, resolve_remote
+from gitcurator.store.transport import Connection
 from gitcurator.sync.branch_exchange import (
     BRANCHES,
     branch_pushes,

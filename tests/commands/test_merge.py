@@ -38,16 +38,16 @@ def test_ctrl_c_while_the_work_tree_moves_waits_until_branch_tree_and_notes_agre
 ) -> None:
     import signal
 
-    from gitcurator.store import apply
+    from gitcurator.store import checkout
 
     tip = make_pass(repo, folders=("pdf-extract", "devops/k8s/helm-deploy"))
-    write_file = apply._write_file
+    write_file = checkout._write_file
 
     def interrupted_write(*args: Any) -> os.stat_result:
         os.kill(os.getpid(), signal.SIGINT)  # the user presses Ctrl-C mid-way
         return write_file(*args)
 
-    monkeypatch.setattr(apply, "_write_file", interrupted_write)
+    monkeypatch.setattr(checkout, "_write_file", interrupted_write)
     result = run_cli("merge", "-C", str(repo))
     assert result.code == 130, result
     assert "finishing this step first" in result.err

@@ -437,20 +437,6 @@ def test_a_relative_remote_path_is_relative_to_the_work_tree(
     assert git("notes", "--ref=gitcurator", "list", cwd=remote).stdout.strip()
 
 
-def test_a_malformed_credentials_line_is_skipped_not_a_crash(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from gitcurator.store.remote import _credentials
-
-    home = tmp_path / "home2"
-    home.mkdir()
-    (home / ".git-credentials").write_text(
-        "https://u:p@example.com:notaport\nhttps://bob:pw@example.com\n"
-    )
-    monkeypatch.setenv("HOME", str(home))
-    assert _credentials("https://example.com/repo.git") == ("bob", "pw")
-
-
 def test_a_remote_branch_that_could_not_be_created_is_fetched_by_the_next_sync(
     two: tuple[Path, Path],
 ) -> None:

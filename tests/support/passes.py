@@ -89,9 +89,10 @@ def snapshot(repo: Path) -> dict[str, Any]:
     }
 
 
-def commit(repo: Path, message: str) -> str:
+def commit(repo: Path, message: str, *, allow_empty: bool = False) -> str:
+    """`git add -A` and `git commit` (with nothing to commit too, if `allow_empty`); the id."""
     git("add", "-A", cwd=repo)
-    git("commit", "-q", "-m", message, cwd=repo)
+    git("commit", "-q", *(["--allow-empty"] if allow_empty else []), "-m", message, cwd=repo)
     return git("rev-parse", "HEAD", cwd=repo).stdout.strip()
 
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from support.repos import git
 
-from gitcurator.store import ObjectID, Store
+from gitcurator.library import open_store
+from gitcurator.store import ObjectID
 from gitcurator.store.remote import resolve_remote
 from gitcurator.sync.branch_exchange import (
     branch_pushes,
@@ -49,7 +50,7 @@ def test_new_remote_branches_are_created_and_others_left_alone(tmp_path: Path) -
         _ref("deleted-here"): new,
         b"refs/heads/main": new,  # not a curator branch: never touched
     }
-    with Store.discover(repo) as store:
+    with open_store(repo) as store:
         created, warnings = fetch_branches(store, there, {_ref("deleted-here")}, "origin")
     assert created == ["curator/new"]
     assert warnings == [
@@ -65,7 +66,7 @@ def test_only_branches_the_remote_never_had_are_pushed(tmp_path: Path) -> None:
     old, _ = _commits(repo)
     for name in ("fresh", "there", "merged-there"):
         git("branch", f"curator/{name}", old.decode(), cwd=repo)
-    with Store.discover(repo) as store:
+    with open_store(repo) as store:
         pushes = branch_pushes(store, {_ref("there"): old}, {_ref("merged-there")})
     assert pushes == {_ref("fresh"): (None, old)}
 
@@ -76,7 +77,7 @@ def test_the_remotes_branches_are_remembered_for_the_next_sync(tmp_path: Path) -
     git("branch", "curator/mine", old.decode(), cwd=repo)
     git("branch", "curator/theirs", new.decode(), cwd=repo)
     git("remote", "add", "origin", str(tmp_path / "elsewhere.git"), cwd=repo)
-    with Store.discover(repo) as store:
+    with open_store(repo) as store:
         remote = resolve_remote(store, "origin")
         assert seen_branches(store, remote) == set()
         remember_branches(store, remote, {_ref("theirs"): new}, set(), {_ref("mine")})

@@ -21,7 +21,7 @@ from gitcurator.importers.hermes.state_files import (
     is_known_state,
     updated_gitignore,
 )
-from gitcurator.library import read_config
+from gitcurator.library import init_store, open_store, read_config
 from gitcurator.store import Store
 
 
@@ -69,11 +69,11 @@ def open_target(source: Path, repo_dir: Path | None) -> Target:
         raise UsageError(f"{start} is a file; -C needs the repository's folder")
     undo = Undo()
     try:
-        store = Store.discover(start)
+        store = open_store(start)
     except NotARepository:
         if not start.exists():
             undo.add(lambda: shutil.rmtree(start))
-        store, _ = Store.init(start)
+        store, _ = init_store(start)
         undo.add(lambda: shutil.rmtree(start / ".git"))
     try:
         target = Target(store, read_config(store.root), False, undo)

@@ -1,0 +1,87 @@
+"""The index (git's staging area): opening it, reading what is staged, and its stat data."""
+
+from __future__ import annotations
+
+import os
+import weakref
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from dulwich.index import Index, IndexEntry
+from dulwich.objects import ObjectID
+
+from gitcurator.skills.files import FileEntry, FileTree
+from gitcurator.store.objects import LINK_MODE, stored_file_entry
+
+if TYPE_CHECKING:
+    from gitcurator.store.repository import Store
+
+# A command reads the index to check the work tree, then to update it: once per store.
+_CACHED: weakref.WeakKeyDictionary[Store, tuple[Index, tuple[int, ...]]]
+_CACHED = weakref.WeakKeyDictionary()
+
+
+def open_index(store: Store) -> Index:
+    """The index as it is on disk now (GIT_INDEX_FILE's, when git set one)."""
+    # git runs hooks of `commit -a` / `commit PATH` with a temporary index named here.
+    alt = os.environ.get("GIT_INDEX_FILE")
+    if alt:
+        return Index(os.path.abspath(alt))
+    return store.repo.open_index()
+
+
+def cached_index(store: Store) -> Index:
+    """The index, read again only when its file changed (git add, another process)."""
+    index, seen = _CACHED.get(store, (None, ()))
+    if index is None or _file_signature(index) != seen:
+        index = open_index(store)
+        _CACHED[store] = (index, _file_signature(index))
+    return index
+
+
+def write_cached_index(store: Store, index: Index) -> None:
+    """Write an index got from cached_index, keeping it cached."""
+    index.write()
+    _CACHED[store] = (index, _file_signature(index))
+
+
+def _file_signature(index: Index) -> tuple[int, ...]:
+    try:
+        st = os.stat(index.path)
+    except FileNotFoundError:
+        return ()
+    return (st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns)
+
+
+def stat_unchanged(entry: IndexEntry, st: os.stat_result) -> bool:
+    """Whether a file's stat matches its index entry (so its content need not be read)."""
+    mtime = entry.mtime if isinstance(entry.mtime, tuple) else (int(entry.mtime), 0)
+    return (
+        entry.size == st.st_size
+        and mtime == (st.st_mtime_ns // 1_000_000_000, st.st_mtime_ns % 1_000_000_000)
+        and entry.ino == st.st_ino
+    )
+
+
+def staged_entries(store: Store) -> Iterator[tuple[str, ObjectID, int]]:
+    """(path, blob sha, mode) of every stage-0 entry of the index."""
+    index = open_index(store)
+    for path, entry in index.items():
+        if isinstance(entry, IndexEntry):
+            yield path.decode("utf-8", "surrogateescape"), entry.sha, entry.mode
+
+
+def staged_tree(store: Store) -> FileTree:
+    """What is staged for the next commit (honours GIT_INDEX_FILE, as git's hooks need)."""
+    entries = {path: (sha, mode) for path, sha, mode in staged_entries(store)}
+    links = {
+        p: os.fsdecode(store.repo.object_store[sha].as_raw_string())
+        for p, (sha, mode) in entries.items()
+        if mode == LINK_MODE
+    }
+
+    def load(path: str) -> FileEntry:
+        sha, mode = entries[path]
+        return stored_file_entry(store, path, sha, mode)
+
+    return FileTree(tuple(sorted(entries)), links, load)

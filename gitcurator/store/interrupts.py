@@ -1,0 +1,46 @@
+"""Steps that must happen together or not at all: Ctrl-C held until they are done."""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+
+_deferring = False
+
+
+@contextlib.contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Hold Ctrl-C (SIGINT) until the block is done, then raise KeyboardInterrupt.
+
+    For steps that must happen together or not at all: the work tree moving with its branch
+    ref (seconds at thousands of skills), a merge and the archive times it records. Nested
+    blocks defer to the outermost; outside the main thread, or where SIGINT is ignored, it is
+    a no-op.
+    """
+    global _deferring
+    if (
+        _deferring
+        or threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    ):
+        yield
+        return
+    caught: list[int] = []
+
+    def hold(signum: int, frame: object) -> None:
+        if not caught:
+            print("gitcurator: finishing this step first, then stopping", file=sys.stderr)
+        caught.append(signum)
+
+    previous = signal.signal(signal.SIGINT, hold)
+    _deferring = True
+    try:
+        yield
+    finally:
+        _deferring = False
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt

@@ -1,0 +1,64 @@
+"""Objects in the store: file modes, new objects batched into one pack, blobs read as files."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dulwich.objects import ObjectID, ShaFile
+
+from gitcurator.skills.files import MAX_LOADED_BYTES, FileEntry
+
+if TYPE_CHECKING:
+    from gitcurator.store.repository import Store
+
+FILE_MODE = 0o100644
+EXEC_MODE = 0o100755
+LINK_MODE = 0o120000
+GITLINK_MODE = 0o160000  # a submodule
+TREE_MODE = 0o040000
+
+
+class ObjectBatch:
+    """Collects new objects so they are written as one pack instead of thousands of loose files."""
+
+    def __init__(self) -> None:
+        self.objects: dict[ObjectID, ShaFile] = {}
+
+    def add_object(self, obj: ShaFile) -> None:
+        """Hold `obj` until the batch is stored."""
+        self.objects[obj.id] = obj
+
+    def __contains__(self, sha: bytes) -> bool:
+        return sha in self.objects
+
+    def store_in(self, store: Store) -> None:
+        """Write every held object into the repository, as one pack."""
+        store.repo.object_store.add_objects([(o, None) for o in self.objects.values()])
+
+
+def read_blob(store: Store, sha: ObjectID) -> bytes:
+    """The content of a stored blob."""
+    return bytes(store.repo.object_store[sha].as_raw_string())
+
+
+def file_entry(path: str, data: bytes, mode: int) -> FileEntry:
+    """A file's content and mode as validation sees it (large files are sized, not kept)."""
+    if mode == LINK_MODE:
+        return FileEntry(path, len(data), link_target=data.decode("utf-8", "surrogateescape"))
+    loaded = data if len(data) <= MAX_LOADED_BYTES else None
+    return FileEntry(path, len(data), executable=mode == EXEC_MODE, data=loaded)
+
+
+def stored_file_entry(store: Store, path: str, sha: ObjectID, mode: int) -> FileEntry:
+    """A FileEntry from a stored blob (a submodule is an empty entry)."""
+    if mode == GITLINK_MODE:
+        return FileEntry(path, 0)
+    return file_entry(path, store.repo.object_store[sha].as_raw_string(), mode)
+
+
+def object_kind(store: Store, sha: ObjectID) -> str:
+    """'commit', 'tree', 'blob' or 'tag' (or 'missing')."""
+    try:
+        return str(store.repo[sha].type_name.decode())
+    except KeyError:
+        return "missing"

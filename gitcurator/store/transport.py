@@ -1,0 +1,274 @@
+"""Talking to a git remote through dulwich: fetch refs by name, push by compare-and-swap.
+
+Any transport dulwich speaks works: a path or `file://` URL, `git://`, smart HTTP(S) and ssh.
+Fetch and push are the client's own `fetch_pack` / `send_pack`, not porcelain: porcelain's
+fetch takes no refspec (we want a few refs into a side namespace, not `refs/remotes/`), and
+its push decides what to send itself, where `sync` must push a ref only if the remote still
+holds the value that was merged (a push never forces). Every transport failure becomes one
+RemoteError that names the remote, raised before anything local changed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+from collections.abc import Callable, Collection, Iterator, Mapping
+from dataclasses import dataclass, field
+from tempfile import SpooledTemporaryFile
+from typing import TYPE_CHECKING, Any
+
+from dulwich import client as dulwich_client
+from dulwich.errors import GitProtocolError, HangupException, NotGitRepository, SendPackError
+from dulwich.file import FileLocked
+from dulwich.object_store import MissingObjectFinder
+from dulwich.objects import ZERO_SHA, ObjectID
+from dulwich.pack import generate_unpacked_objects
+from dulwich.refs import Ref
+
+from gitcurator.store.credentials import stored_credentials
+from gitcurator.store.remote import Remote, RemoteError
+
+if TYPE_CHECKING:
+    from gitcurator.store.repository import Store
+
+# How receive-pack words a refusal caused by a concurrent update of the ref.
+_MOVED_WORDS = (
+    "lock",
+    "stale",
+    "expected",
+    "fetch first",
+    "non-fast-forward",
+    "moved",
+    "failed to update ref",
+    "unable to set",  # dulwich's local client losing the compare-and-swap
+    "failed to write",
+    "atomic push failed",
+)
+# Connect and read timeout: an unreachable host must fail in seconds, not hang an agent.
+DEFAULT_TIMEOUT = 30.0
+_PACK_SPOOL = 8 * 1024 * 1024
+
+
+@dataclass(slots=True)
+class Fetched:
+    """The remote's refs (all it advertised) and what the fetch brought."""
+
+    refs: dict[bytes, ObjectID]
+    pack_bytes: int = 0
+
+
+@dataclass(slots=True)
+class Pushed:
+    """Which refs the remote took, which it refused (ref -> reason), and what was sent."""
+
+    updated: set[bytes] = field(default_factory=set)
+    refused: dict[bytes, str] = field(default_factory=dict)
+    # Refused because the ref moved or was being written (fetch and try again); the others
+    # were refused for good (a hook, permissions) and trying again would not help.
+    moved: set[bytes] = field(default_factory=set)
+    objects: int = 0
+
+
+class Connection:
+    """One remote opened through the dulwich client its URL calls for."""
+
+    def __init__(self, store: Store, remote: Remote, progress: Callable[[bytes], None] | None):
+        self.store = store
+        self.remote = remote
+        self.progress = progress
+        self._client: Any = None
+        self._path = ""
+
+    def _open(self) -> tuple[Any, str]:
+        if self._client is None:
+            username, password = stored_credentials(self.remote.url)
+            with self._failures("open"):
+                self._client, self._path = dulwich_client.get_transport_and_path(
+                    self.remote.url,
+                    config=self.store.repo.get_config_stack(),
+                    quiet=self.progress is None,
+                    ssh_command=os.environ.get("GIT_SSH_COMMAND") or os.environ.get("GIT_SSH"),
+                    username=username,
+                    password=password,
+                )
+        return self._client, self._path
+
+    def close(self) -> None:
+        """Close the client's connection, if one was opened."""
+        if self._client is not None:
+            self._client.close()
+
+    def fetch(self, wanted: Callable[[bytes], bool]) -> Fetched:
+        """Fetch the objects of the remote refs `wanted` selects (no local ref moves)."""
+        client, path = self._open()
+        objects = self.store.repo.object_store
+        counted = 0
+
+        def determine_wants(refs: Mapping[bytes, ObjectID | None], depth: Any = None) -> list[Any]:
+            return sorted(
+                {
+                    sha
+                    for ref, sha in refs.items()
+                    if sha and sha != ZERO_SHA and wanted(ref) and sha not in objects
+                }
+            )
+
+        # The pack is spooled and added in one go, as dulwich's own fetch does; we keep the
+        # byte count (what came over the wire, before the thin pack is completed).
+        with (
+            SpooledTemporaryFile(
+                max_size=_PACK_SPOOL, prefix="incoming-", dir=getattr(objects, "path", None)
+            ) as spool,
+            self._failures("fetch from"),
+            _timeout(),
+        ):
+
+            def pack_data(data: bytes) -> int:
+                nonlocal counted
+                counted += len(data)
+                spool.write(data)
+                return len(data)
+
+            result = client.fetch_pack(
+                path,
+                determine_wants,
+                # Our notes (and the side refs) must be haves too, or every fetch would bring
+                # the whole notes history again: dulwich's default offers refs/heads only.
+                self.store.repo.get_graph_walker(_haves(self.store)),
+                pack_data,
+                progress=self.progress,
+            )
+            if spool.tell():
+                spool.seek(0)
+                objects.add_thin_pack(spool.read, None, progress=self.progress)
+        refs = {r: s for r, s in result.refs.items() if s is not None and s != ZERO_SHA}
+        return Fetched(refs, counted)
+
+    def push(self, updates: Mapping[bytes, tuple[ObjectID | None, ObjectID]]) -> Pushed:
+        """Set remote refs to new values only where they still hold the old ones (None: the
+        ref must not exist). A ref that moved meanwhile is refused, never overwritten."""
+        client, path = self._open()
+        pushed = Pushed()
+        repo = self.store.repo
+
+        def update_refs(refs: dict[Ref, ObjectID]) -> dict[Ref, ObjectID]:
+            new: dict[Ref, ObjectID] = {}
+            for ref, (old, sha) in updates.items():
+                current = refs.get(Ref(ref))
+                if current == ZERO_SHA:
+                    current = None
+                if current != old:
+                    pushed.refused[ref] = "the remote moved since it was fetched"
+                    pushed.moved.add(ref)
+                else:
+                    new[Ref(ref)] = sha
+            return new
+
+        def generate(
+            have: Collection[ObjectID], want: Collection[ObjectID], **kwargs: Any
+        ) -> tuple[int, Iterator[Any]]:
+            objects = repo.object_store
+            finder = MissingObjectFinder(
+                objects, haves=set(have), wants=set(want), shallow=repo.get_shallow()
+            )
+            ids = list(finder)
+            pushed.objects = len(ids)
+            # Whole objects, not deltas found by scanning every pack: dulwich's delta reuse
+            # reads all 150,000 pack entries of a 10,000-skill repository (6 s) to send 3,000.
+            records = generate_unpacked_objects(
+                objects,
+                ids,
+                reuse_deltas=False,
+                ofs_delta=bool(kwargs.get("ofs_delta", False)),
+                other_haves=finder.get_remote_has(),
+            )
+            return len(ids), records
+
+        with self._failures("push to"), _timeout():
+            try:
+                result = client.send_pack(
+                    path.encode(), update_refs, generate, progress=self.progress
+                )
+            except FileLocked:
+                # A local remote whose ref another process is writing right now: the same as
+                # a refused push (the caller fetches again), never an overwrite.
+                for ref in updates:
+                    pushed.refused.setdefault(
+                        ref,
+                        "the ref is locked (another process is writing it, or a stale .lock "
+                        "file was left in the remote)",
+                    )
+                    pushed.moved.add(ref)
+                return pushed
+        statuses = result.ref_status or {}
+        for ref in updates:
+            if ref in pushed.refused:
+                continue
+            error = statuses.get(ref)
+            if error is not None:
+                pushed.refused[ref] = str(error)
+                if any(w in str(error).lower() for w in _MOVED_WORDS):
+                    pushed.moved.add(ref)
+            else:
+                pushed.updated.add(ref)
+        return pushed
+
+    @contextlib.contextmanager
+    def _failures(self, doing: str) -> Iterator[None]:
+        """Every way a transport fails, as one RemoteError naming the remote."""
+        where = self.remote.shown
+        try:
+            yield
+        except dulwich_client.HTTPUnauthorized:
+            raise RemoteError(
+                f"cannot {doing} remote {where}: it refused the credentials (HTTP 401); put them "
+                "in the URL or in ~/.git-credentials and run `gitcurator sync` again"
+            ) from None
+        except dulwich_client.HTTPProxyUnauthorized:
+            raise RemoteError(
+                f"cannot {doing} remote {where}: the proxy refused the credentials (HTTP 407)"
+            ) from None
+        except NotGitRepository:
+            raise RemoteError(
+                f"cannot {doing} remote {where}: it is not a git repository (check the URL or path)"
+            ) from None
+        except (HangupException, GitProtocolError, SendPackError) as exc:
+            detail = str(exc).strip() or type(exc).__name__
+            raise RemoteError(f"cannot {doing} remote {where}: {detail}") from None
+        except (OSError, ValueError) as exc:
+            detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise RemoteError(
+                f"cannot {doing} remote {where}: {detail or type(exc).__name__}"
+            ) from None
+
+
+@contextlib.contextmanager
+def _timeout() -> Iterator[None]:
+    # dulwich's TCP and ssh clients open sockets without a timeout; a default one bounds them.
+    old = socket.getdefaulttimeout()
+    socket.setdefaulttimeout(remote_timeout())
+    try:
+        yield
+    finally:
+        socket.setdefaulttimeout(old)
+
+
+def remote_timeout() -> float:
+    """$GITCURATOR_REMOTE_TIMEOUT seconds, else DEFAULT_TIMEOUT (also for a value that is not a
+    positive number: a typo in the environment must not turn into a crash)."""
+    try:
+        value = float(os.environ.get("GITCURATOR_REMOTE_TIMEOUT", DEFAULT_TIMEOUT))
+    except ValueError:
+        return DEFAULT_TIMEOUT
+    return value if value > 0 else DEFAULT_TIMEOUT
+
+
+def _haves(store: Store) -> list[ObjectID]:
+    objects = store.repo.object_store
+    found = {
+        sha
+        for base in (b"refs/heads", b"refs/notes")
+        for sha in store.repo.refs.as_dict(Ref(base)).values()
+    }
+    return sorted(sha for sha in found if sha in objects)

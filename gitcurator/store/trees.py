@@ -1,0 +1,159 @@
+"""Trees in the object store: listed (cached), looked into, and edited into new trees.
+
+A curator pass never touches the index or the work tree to change files: it edits trees here
+(moving a skill is "remove x, add .archive/x with the same subtree", what `git mv` records)
+and commits them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from dulwich.object_store import commit_tree_changes, iter_tree_contents
+from dulwich.objects import Blob, ObjectID, Tree
+
+from gitcurator.errors import StoreError
+from gitcurator.statefiles import TREE_CACHE, read_json, state_folder, write_json
+from gitcurator.store.commits import CommitId, TreeId, commit_tree_of
+from gitcurator.store.diff import Entry, diff_trees
+from gitcurator.store.objects import FILE_MODE, TREE_MODE
+
+if TYPE_CHECKING:
+    from gitcurator.store.repository import Store
+
+_Edit = tuple[bytes, int | None, ObjectID | None]  # (path, mode, id); None, None removes
+
+
+def tree_entries(store: Store, tree: TreeId) -> dict[str, Entry]:
+    """path -> (blob id, mode) of every file under `tree`.
+
+    Reading 10,000 skill folders costs 20,000 tree objects (seconds in dulwich), so the
+    listing of the last tree asked for is cached in .git/ and moved to a new tree by
+    diffing the two, which only descends into the folders that changed.
+    """
+    cache = state_folder(Path(store.repo.commondir())) / TREE_CACHE
+    old_tree, entries = _read_tree_cache(cache)
+    if old_tree == tree.decode():
+        return entries
+    if old_tree is None:
+        entries = {
+            e.path.decode("utf-8", "surrogateescape"): (e.sha, e.mode)
+            for e in iter_tree_contents(store.repo.object_store, tree)
+        }
+    else:
+        for path, (_, after) in diff_trees(store, ObjectID(old_tree.encode()), tree).files.items():
+            if after is None:
+                entries.pop(path, None)
+            else:
+                entries[path] = after
+    _write_tree_cache(cache, tree.decode(), entries)
+    return entries
+
+
+def _read_tree_cache(path: Path) -> tuple[str | None, dict[str, Entry]]:
+    doc = read_json(path)
+    try:
+        return doc["tree"], {p: (ObjectID(s.encode()), m) for p, (s, m) in doc["entries"].items()}
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None, {}
+
+
+def _write_tree_cache(path: Path, tree: str, entries: dict[str, Entry]) -> None:
+    write_json(
+        path, {"tree": tree, "entries": {p: (s.decode(), m) for p, (s, m) in entries.items()}}
+    )
+
+
+def subtree_id(
+    store: Store, tree: TreeId, path: str, parsed: dict[ObjectID, Tree] | None = None
+) -> TreeId | None:
+    """The id of the folder `path` inside `tree` (None if absent or not a folder).
+
+    `parsed` caches trees across calls: moving 1,000 skills out of a category folder of
+    1,400 entries would otherwise parse that folder 1,000 times.
+    """
+    parsed = {} if parsed is None else parsed
+    current = tree
+    for part in path.split("/"):
+        obj = parsed.get(current)
+        if obj is None:
+            loaded = store.repo[current]
+            if not isinstance(loaded, Tree):
+                return None
+            obj = parsed[current] = loaded
+        try:
+            mode, sha = obj[part.encode()]
+        except KeyError:
+            return None
+        if mode != TREE_MODE:
+            return None
+        current = sha
+    return current
+
+
+def file_at(store: Store, commit: CommitId, path: str) -> bytes | None:
+    """The content of `path` in `commit`'s tree (None if absent or not a file)."""
+    folder, _, name = path.rpartition("/")
+    tree = commit_tree_of(store, commit)
+    parent = subtree_id(store, tree, folder) if folder else tree
+    if parent is None:
+        return None
+    obj = store.repo[parent]
+    if not isinstance(obj, Tree) or name.encode() not in obj:
+        return None
+    mode, sha = obj[name.encode()]
+    if mode == TREE_MODE:
+        return None
+    return bytes(store.repo[sha].as_raw_string())
+
+
+def edit_tree(
+    store: Store,
+    tree: TreeId,
+    moves: Sequence[tuple[str, str]] = (),
+    files: Mapping[str, bytes] = {},
+    copies: Mapping[str, Entry] = {},
+) -> TreeId:
+    """`tree` with folders moved (from, to) whole, files written (mode 100644) and stored
+    blobs placed at new paths with their modes, as a new tree id."""
+    changes: list[_Edit] = []
+    parsed: dict[ObjectID, Tree] = {}
+    for source, target in moves:
+        folder = subtree_id(store, tree, source, parsed)
+        if folder is None:
+            raise StoreError(f"cannot move {source}: no such folder in the tree")
+        changes.append((source.encode(), None, None))
+        changes.append((target.encode(), TREE_MODE, folder))
+    for path, data in files.items():
+        blob = Blob.from_string(data)
+        store.repo.object_store.add_object(blob)
+        changes.append((path.encode(), FILE_MODE, blob.id))
+    for path, (sha, mode) in copies.items():
+        changes.append((path.encode(), mode, sha))
+    return commit_tree_changes(store.repo.object_store, tree, changes)
+
+
+def replace_paths(store: Store, tree: TreeId, edits: Iterable[tuple[str, Entry | None]]) -> TreeId:
+    """`tree` with paths set to stored entries or (None) removed whole; removals go first, so
+    a file may become a folder."""
+    removals: list[_Edit] = []
+    writes: list[_Edit] = []
+    for path, entry in edits:
+        key = path.encode("utf-8", "surrogateescape")
+        if entry is None:
+            removals.append((key, None, None))
+        else:
+            writes.append((key, entry[1], entry[0]))
+    objects = store.repo.object_store
+    if removals:
+        tree = commit_tree_changes(objects, tree, removals)
+    if writes:
+        tree = commit_tree_changes(objects, tree, writes)
+    return tree
+
+
+def remove_folders(store: Store, tree: TreeId, folders: Iterable[str]) -> TreeId:
+    """`tree` without these folders (each removed whole; parents left empty go too)."""
+    return replace_paths(store, tree, [(f, None) for f in folders])

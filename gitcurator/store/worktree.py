@@ -1,0 +1,88 @@
+"""The work tree as git sees it: the files `git add -A` would take, ignore rules honoured."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from dulwich.ignore import IgnoreFilterManager
+
+from gitcurator.skills.files import MAX_LOADED_BYTES, FileEntry, FileTree
+
+if TYPE_CHECKING:
+    from gitcurator.store.repository import Store
+
+
+def walk_worktree(store: Store) -> Iterator[tuple[str, str]]:
+    """(absolute path, repo-relative posix path) of every file `git add -A` would see.
+
+    Ignore rules are honoured, `.git` and nested repositories are left out, and a symlink
+    to a folder is a file (as git records it).
+    """
+    ignore = IgnoreFilterManager.from_repo(store.repo)
+    # dulwich's matcher costs ~0.1 ms a path; skip it where no ignore file can apply.
+    everywhere = _has_global_ignores(store)
+    checked_dirs: dict[str, bool] = {}
+    root = str(store.root)
+    for dirpath, dirnames, filenames in os.walk(root):
+        rel_dir = os.path.relpath(dirpath, root).replace(os.sep, "/")
+        rel_dir = "" if rel_dir == "." else rel_dir + "/"
+        check = (
+            everywhere
+            or checked_dirs.get(rel_dir.rstrip("/").rpartition("/")[0], False)
+            or ".gitignore" in filenames
+        )
+        checked_dirs[rel_dir.rstrip("/")] = check
+        keep = []
+        for d in sorted(dirnames):
+            full = os.path.join(dirpath, d)
+            if d == ".git" or os.path.exists(os.path.join(full, ".git")):
+                continue
+            if os.path.islink(full):
+                filenames.append(d)
+            elif not (check and ignore.is_ignored(rel_dir + d + "/")):
+                keep.append(d)
+        dirnames[:] = keep
+        for name in filenames:
+            rel = rel_dir + name
+            if not (check and ignore.is_ignored(rel)):
+                yield os.path.join(dirpath, name), rel
+
+
+def _has_global_ignores(store: Store) -> bool:
+    exclude = Path(store.repo.controldir()) / "info" / "exclude"
+    if exclude.exists() and any(
+        ln.strip() and not ln.startswith("#")
+        for ln in exclude.read_text("utf-8", "replace").splitlines()
+    ):
+        return True
+    if store.config_value("core", "excludesFile"):
+        return True
+    # Where git itself looks for the user's ignore file.
+    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config")
+    return os.path.exists(os.path.join(xdg, "git", "ignore"))
+
+
+def worktree_tree(store: Store) -> FileTree:
+    """The work tree as a FileTree; files are read when a check asks for them."""
+    where: dict[str, str] = {}
+    links: dict[str, str] = {}
+    for full, rel in walk_worktree(store):
+        where[rel] = full
+        if os.path.islink(full):
+            links[rel] = os.readlink(full)
+    return FileTree(tuple(sorted(where)), links, lambda p: _read_file(where[p], p))
+
+
+def _read_file(full: str, rel: str) -> FileEntry:
+    st = os.lstat(full)
+    if stat.S_ISLNK(st.st_mode):
+        return FileEntry(rel, st.st_size, link_target=os.readlink(full))
+    data = None
+    if st.st_size <= MAX_LOADED_BYTES:
+        with open(full, "rb") as f:
+            data = f.read()
+    return FileEntry(rel, st.st_size, bool(st.st_mode & 0o111), data=data)

@@ -1,0 +1,72 @@
+"""store.trees: listing trees (with the cache), looking into them and editing them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from support.passes import commit
+from support.repos import git
+from support.stores import rev, tree_of
+
+from gitcurator.store import Store, trees
+
+
+def _ls_tree(lib: Path, tree: bytes) -> dict[str, tuple[bytes, int]]:
+    out = git("ls-tree", "-r", tree.decode(), cwd=lib).stdout
+    found = {}
+    for line in out.splitlines():
+        meta, path = line.split("\t")
+        mode, _kind, sha = meta.split()
+        found[path] = (sha.encode(), int(mode, 8))
+    return found
+
+
+def test_the_listing_is_git_s_and_the_cache_follows_a_new_tree(lib: Path, store: Store) -> None:
+    first = tree_of(lib, "HEAD")
+    assert trees.tree_entries(store, first) == _ls_tree(lib, first)
+    cache = lib / ".git" / "gitcurator" / "tree-cache.json"
+    assert json.loads(cache.read_text())["tree"] == first.decode()
+    git("mv", "beta", "gone", cwd=lib)
+    (lib / "alpha" / "SKILL.md").chmod(0o755)
+    commit(lib, "move and chmod")
+    second = tree_of(lib, "HEAD")
+    assert trees.tree_entries(store, second) == _ls_tree(lib, second)
+    cache.write_text("{broken")
+    assert trees.tree_entries(store, first) == _ls_tree(lib, first), "a bad cache is rebuilt"
+
+
+def test_moving_a_folder_gives_the_tree_git_mv_gives(lib: Path, store: Store) -> None:
+    moved = trees.edit_tree(
+        store, tree_of(lib, "HEAD"), [("beta", ".archive/beta")], files={"new.md": b"new\n"}
+    )
+    (lib / ".archive").mkdir()
+    git("mv", "beta", ".archive/beta", cwd=lib)
+    (lib / "new.md").write_text("new\n")
+    git("add", "new.md", cwd=lib)
+    assert moved == git("write-tree", cwd=lib).stdout.strip().encode()
+
+
+def test_copies_and_replacements_place_stored_entries(lib: Path, store: Store) -> None:
+    tree = tree_of(lib, "HEAD")
+    entry = trees.tree_entries(store, tree)["alpha/SKILL.md"]
+    copied = trees.edit_tree(store, tree, copies={"copy/SKILL.md": entry})
+    assert trees.tree_entries(store, copied)["copy/SKILL.md"] == entry
+    # A file where a folder was: the folder goes first.
+    replaced = trees.replace_paths(store, tree, [("beta", entry), ("beta/SKILL.md", None)])
+    assert trees.tree_entries(store, replaced)["beta"] == entry
+    assert not any(p.startswith("beta/") for p in trees.tree_entries(store, replaced))
+
+
+def test_subtrees_files_and_removals(lib: Path, store: Store) -> None:
+    tree = tree_of(lib, "HEAD")
+    gamma = git("rev-parse", "HEAD:devops/gamma", cwd=lib).stdout.strip().encode()
+    assert trees.subtree_id(store, tree, "devops/gamma") == gamma
+    assert trees.subtree_id(store, tree, "devops/gamma/SKILL.md") is None, "a file, not a folder"
+    assert trees.subtree_id(store, tree, "nowhere") is None
+    head = rev(lib, "HEAD")
+    assert trees.file_at(store, head, "beta/references/notes.md") == b"notes\n"
+    assert trees.file_at(store, head, "beta/references") is None
+    assert trees.file_at(store, head, "beta/missing.md") is None
+    smaller = trees.remove_folders(store, tree, ["devops", "beta/references"])
+    assert sorted(trees.tree_entries(store, smaller)) == ["alpha/SKILL.md", "beta/SKILL.md"]
