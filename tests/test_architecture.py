@@ -60,3 +60,42 @@ def test_the_hot_path_modules_import_only_the_standard_library() -> None:
         "errors.py",
     ):
         assert not modules[name] & third_party, (name, modules[name] & third_party)
+
+
+ARCHITECTURE = Path(__file__).parents[1] / "ARCHITECTURE.md"
+
+
+def _sub_packages() -> set[str]:
+    return {p.parent.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob("__init__.py")} - {"."}
+
+
+def test_architecture_names_every_sub_package_and_nothing_else() -> None:
+    import re
+
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    rooms = set(re.findall(r"^\| `([a-z_]+)/` \|", text, flags=re.M))
+    top = {p for p in _sub_packages() if "/" not in p}
+    assert rooms == top, (sorted(rooms - top), sorted(top - rooms))
+    for nested in (p for p in _sub_packages() if "/" in p):
+        assert f"`{nested.rsplit('/', 1)[1]}/`" in text, nested
+
+
+def test_architecture_names_only_top_level_modules_that_exist() -> None:
+    import re
+
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    named = set(re.findall(r"`([a-z_]+)\.py`", text))
+    for name in named:
+        assert any(PACKAGE.rglob(f"{name}.py")), name
+
+
+def test_every_module_architecture_names_exists() -> None:
+    """`curation/pass_plan`, `store/refs.move_ref`: the data paths name real modules."""
+    import re
+
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    named = set(re.findall(r"`([a-z_]+/[a-z_]+)(?:\.[a-z_]+)?`", text))
+    assert len(named) > 20, named
+    for module in sorted(n for n in named if not n.startswith("tests/")):
+        path = PACKAGE / module
+        assert path.with_suffix(".py").is_file() or (path / "__init__.py").is_file(), module
