@@ -1,19 +1,20 @@
 """The one module that writes to the terminal: results for people and for machines.
 
 Commands and library code never print. A command returns a `Result`; the CLI hands it to
-`emit`, which writes the text (or the `--json` document) to stdout and the notes (warnings,
-hints) to stderr. Work that takes long reports through a `Progress` it is given, which shows
-something only when stderr is a terminal and the output is not JSON.
+`emit`, which writes the notes (warnings, hints, the findings of a refusal) to stderr and then
+the text (or, with `--json`, the document) to stdout. Work that takes long reports through a
+`Progress` it is given, which the CLI hands out only when stderr is a terminal.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TextIO
 
-from gitcurator.errors import EXIT_OK
+from gitcurator.error_handler import error_line
+from gitcurator.errors import EXIT_FAILURE, EXIT_OK
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,15 +27,26 @@ class Result:
     notes: tuple[str, ...] = field(default=())  # warnings and hints, on stderr in both modes
 
 
+def warning(message: str) -> str:
+    """The note that warns about `message`."""
+    return f"gitcurator: warning: {message}"
+
+
+def failed(
+    message: str, *, code: int = EXIT_FAILURE, text: str = "", notes: tuple[str, ...] = ()
+) -> Result:
+    """A command that stops after showing `text` and `notes`: the error line comes last."""
+    return Result(code, text, None, (*notes, error_line(message)))
+
+
 def emit(result: Result, *, as_json: bool = False) -> int:
     """Show a result (JSON when asked and the command has a document); return its exit code."""
     for note in result.notes:
-        warn(note)
+        _write(sys.stderr, note)
     if as_json and result.doc is not None:
         emit_json(result.doc)
     elif result.text:
-        sys.stdout.write(result.text.rstrip("\n") + "\n")
-        sys.stdout.flush()
+        _write(sys.stdout, result.text)
     return result.code
 
 
@@ -46,12 +58,31 @@ def emit_json(doc: object) -> None:
     sys.stdout.flush()
 
 
-def warn(message: str) -> None:
-    """One line (or paragraph) on stderr."""
-    sys.stderr.write(message.rstrip("\n") + "\n")
-    sys.stderr.flush()
+def _write(stream: TextIO, text: str) -> None:
+    """`text` as lines: a final newline is added when it has none."""
+    stream.write(text if text.endswith("\n") else text + "\n")
+    stream.flush()
 
 
-def warn_all(messages: Iterable[str]) -> None:
-    for message in messages:
-        warn(message)
+class Progress:
+    """Passing words about long work, on stderr, for a person watching a terminal."""
+
+    def write(self, data: bytes) -> None:
+        """Pass through progress a library writes itself (dulwich's pack counts)."""
+        sys.stderr.write(data.decode("utf-8", "replace"))
+        sys.stderr.flush()
+
+    def status(self, line: str) -> None:
+        """Show `line` in place of the previous status line."""
+        sys.stderr.write(f"\r\033[K{line}")
+        sys.stderr.flush()
+
+    def done(self, line: str) -> None:
+        """Replace the status line with `line`, and keep it."""
+        sys.stderr.write(f"\r\033[K{line}\n")
+        sys.stderr.flush()
+
+
+def terminal_progress() -> Progress | None:
+    """A Progress when stderr is a terminal; None in a pipe or a log, where it would be noise."""
+    return Progress() if sys.stderr.isatty() else None

@@ -23,7 +23,8 @@ from gitcurator.config import CONFIG_FILE, DEFAULT_CONFIG_TEXT, Config
 from gitcurator.errors import EXIT_OK, CuratorError, NotARepository, UsageError, ValidationFailed
 from gitcurator.importers.hermes import plan as hermes
 from gitcurator.library import read_config
-from gitcurator.render import emit_json, findings_text, plural
+from gitcurator.output import emit_json
+from gitcurator.render import findings_text, plural
 from gitcurator.skills.check_tree import check_tree
 from gitcurator.skills.document import (
     ARCHIVE_DIR,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gitcurator.render import emit_json, plural
+from gitcurator.output import emit_json
+from gitcurator.render import plural
 from gitcurator.timeutil import format_time
 
 if TYPE_CHECKING:
