@@ -193,3 +193,17 @@ def test_default_folder_is_a_new_temporary_one(
     folder, created = _target(None)
     assert created and folder.parent == tmp_path and folder.name.startswith("gitcurator-demo-")
     assert list(folder.iterdir()) == []
+
+
+def test_a_command_that_refuses_while_building_leaves_the_folder_empty(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(skill: sample.DemoSkill, patched: bool = False) -> str:
+        return "---\nname: Not_Valid\n---\n"
+
+    monkeypatch.setattr(sample, "skill_md", broken)
+    result = run_cli("demo", str(tmp_path))
+    assert result.code == 1 and result.out == ""
+    assert "error: Skill name 'Not_Valid' must be lowercase [name]" in result.err
+    assert result.err.rstrip().splitlines()[-1].startswith("gitcurator: error: ")
+    assert list(tmp_path.iterdir()) == []

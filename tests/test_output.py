@@ -1,0 +1,49 @@
+"""The one output module: notes on stderr, then the text or the JSON document on stdout."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gitcurator.output import Result, emit, failed, terminal_progress, warning
+
+
+def test_notes_go_to_stderr_and_the_text_to_stdout(capsys: pytest.CaptureFixture[str]) -> None:
+    code = emit(Result(0, "a\nb", {"a": 1}, (warning("careful"), "note: see this")))
+    assert code == 0
+    assert capsys.readouterr() == ("a\nb\n", "gitcurator: warning: careful\nnote: see this\n")
+
+
+def test_json_is_the_document_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    assert emit(Result(1, "words", [{"x": "é"}]), as_json=True) == 1
+    out, err = capsys.readouterr()
+    assert json.loads(out) == [{"x": "é"}] and err == ""
+
+
+def test_a_command_without_a_document_shows_its_text_under_json(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    emit(Result(text="only words"), as_json=True)
+    assert capsys.readouterr().out == "only words\n"
+
+
+@pytest.mark.parametrize(("text", "shown"), [("", ""), ("x", "x\n"), ("x\n\n", "x\n\n")])
+def test_the_text_ends_with_one_newline_it_did_not_have(
+    capsys: pytest.CaptureFixture[str], text: str, shown: str
+) -> None:
+    emit(Result(text=text))
+    assert capsys.readouterr().out == shown
+
+
+def test_a_failure_reports_its_error_after_its_findings(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert emit(failed("2 errors; nothing was written", notes=("a.md:1: error: x [r]",))) == 1
+    assert capsys.readouterr().err == (
+        "a.md:1: error: x [r]\ngitcurator: error: 2 errors; nothing was written\n"
+    )
+
+
+def test_no_progress_in_a_pipe() -> None:
+    assert terminal_progress() is None  # pytest captures stderr: not a terminal
