@@ -9,7 +9,7 @@ from pathlib import Path
 
 from gitcurator.commands.pass_bridge import pass_result
 from gitcurator.demo import catalogue as sample
-from gitcurator.demo.build import PEOPLE, Built, StepFailed, build
+from gitcurator.demo.build import Built, StepFailed, build
 from gitcurator.errors import EXIT_OK, CuratorError
 from gitcurator.output import Result, failed
 from gitcurator.render import plural
@@ -72,7 +72,8 @@ def _clear(target: Path, created: bool) -> None:
 
 
 def _summary(target: Path, built: Built) -> str:
-    by_origin = {o: sum(s.origin == o for s in sample.SKILLS) for o in PEOPLE}
+    origins = (sample.AGENT, sample.USER, sample.HUB)
+    by_origin = {o: sum(s.origin == o for s in sample.SKILLS) for o in origins}
     return (
         f"built a sample skill library in {target}\n"
         f"  {plural(len(sample.SKILLS), 'skill')}: {by_origin[sample.AGENT]} written by an "

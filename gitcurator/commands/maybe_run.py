@@ -98,4 +98,6 @@ def _shown(decision: Decision, ran: Result | None = None, said: str = "") -> Res
         doc["pass"] = ran.doc
     if decision.next_due:
         text += f"next pass due: {decision.next_due}\n"
-    return Result(EXIT_OK if ran is None else ran.code, text=text, doc=doc)
+    if ran is None:
+        return Result(text=text, doc=doc)
+    return Result(ran.code, text=text, doc=doc, notes=ran.notes)

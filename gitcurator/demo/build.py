@@ -21,7 +21,7 @@ from gitcurator.output import Result
 from gitcurator.timeutil import format_time
 
 # Who commits in the demo's history: the agent's learning loop, or the person.
-PEOPLE = {
+_PEOPLE = {
     sample.AGENT: ("demo agent", "agent@demo.invalid"),
     sample.USER: ("demo user", "you@demo.invalid"),
     sample.HUB: ("demo user", "you@demo.invalid"),
@@ -112,7 +112,7 @@ def _dated(origin: str, at: datetime) -> Iterator[None]:
     """Commits made inside carry `at` and the identity of whoever `origin` says made them
     (gitcurator's commits honour git's variables, as git's own do)."""
     saved = {var: os.environ.get(var) for var in _GIT_ENV}
-    name, email = PEOPLE[origin]
+    name, email = _PEOPLE[origin]
     stamp = format_time(at)
     os.environ.update(
         GIT_AUTHOR_NAME=name,
