@@ -27,7 +27,7 @@ class Result:
     notes: tuple[str, ...] = field(default=())  # warnings and hints, on stderr in both modes
 
 
-def warning(message: str) -> str:
+def warning_line(message: str) -> str:
     """The note that warns about `message`."""
     return f"gitcurator: warning: {message}"
 
@@ -42,12 +42,18 @@ def failed(
 def emit(result: Result, *, as_json: bool = False) -> int:
     """Show a result (JSON when asked and the command has a document); return its exit code."""
     for note in result.notes:
-        _write(sys.stderr, note)
+        warn(note)
     if as_json and result.doc is not None:
         emit_json(result.doc)
     elif result.text:
         _write(sys.stdout, result.text)
     return result.code
+
+
+def warn(line: str) -> None:
+    """Write one line on stderr now: for work that runs on and has no Result to wait for (a
+    server); commands put their warnings in `Result.notes`."""
+    _write(sys.stderr, line)
 
 
 def emit_json(doc: object) -> None:

@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from gitcurator.output import Progress, Result, emit, failed, terminal_progress, warning
+from gitcurator.output import Progress, Result, emit, failed, terminal_progress, warning_line
 
 
 def test_notes_go_to_stderr_and_the_text_to_stdout(capsys: pytest.CaptureFixture[str]) -> None:
-    code = emit(Result(0, "a\nb", {"a": 1}, (warning("careful"), "note: see this")))
+    code = emit(Result(0, "a\nb", {"a": 1}, (warning_line("careful"), "note: see this")))
     assert code == 0
     assert capsys.readouterr() == ("a\nb\n", "gitcurator: warning: careful\nnote: see this\n")
 

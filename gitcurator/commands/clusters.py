@@ -8,7 +8,7 @@ from typing import Any
 
 from gitcurator.commands.skill_rows import load_rows
 from gitcurator.library import SkillsRepo, open_repo
-from gitcurator.output import Result, warning
+from gitcurator.output import Result, warning_line
 from gitcurator.render import plural
 from gitcurator.umbrella.candidates import UNREADABLE, Candidates, select_candidates
 from gitcurator.umbrella.clusters import (
@@ -45,7 +45,7 @@ def show_clusters(start: Path, *, now: str | None) -> Result:
     return Result(
         text=_text(found, loaded, singletons, min_age),
         doc=_doc(found, loaded, singletons),
-        notes=tuple(warning(w) for w in loaded.warnings),
+        notes=tuple(warning_line(w) for w in loaded.warnings),
     )
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from gitcurator.audit import trailers
 from gitcurator.errors import CuratorError, UsageError
 from gitcurator.library import SkillsRepo, open_repo
-from gitcurator.output import Result, failed, warning
+from gitcurator.output import Result, failed, warning_line
 from gitcurator.render import findings_text, plural
 from gitcurator.skills.check_tree import check_tree
 from gitcurator.skills.document import SkillLocation, SkillParseError, find_skills, parse_skill_md
@@ -96,8 +96,10 @@ def commit(start: Path, message: str, origin: str | None, *, allow_similar: bool
 
         flushed = ledger.update(store, record_origins, f"gitcurator: origin {origin} of new skills")
         refresh_names_cache(repo)
-    notes = [warning(w) for w in flushed.warnings]
-    notes += [warning(f"{line}; committed anyway (--allow-similar)") for line in refusal(similar)]
+    notes = [warning_line(w) for w in flushed.warnings]
+    notes += [
+        warning_line(f"{line}; committed anyway (--allow-similar)") for line in refusal(similar)
+    ]
     parts = [
         f"{plural(len(added), 'new skill')} ({origin})" if added else "",
         f"{len(edited)} edited" if edited else "",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gitcurator.library import open_repo
-from gitcurator.output import Result, warning
+from gitcurator.output import Result, warning_line
 from gitcurator.render import plural
 from gitcurator.telemetry import ledger
 
@@ -21,4 +21,4 @@ def flush(start: Path) -> Result:
         )
     else:
         text = "nothing to flush"
-    return Result(text=text, notes=tuple(warning(w) for w in result.warnings))
+    return Result(text=text, notes=tuple(warning_line(w) for w in result.warnings))

@@ -8,7 +8,7 @@ from pathlib import Path
 from gitcurator.config import CONFIG_FILE, DEFAULT_CONFIG_TEXT, Config, parse_config
 from gitcurator.errors import EXIT_OK, NotARepository, UsageError
 from gitcurator.library import SkillsRepo, read_config
-from gitcurator.output import Result, failed, warning
+from gitcurator.output import Result, failed, warning_line
 from gitcurator.render import findings_text, plural
 from gitcurator.skills.check_tree import check_tree
 from gitcurator.skills.document import find_skills
@@ -103,7 +103,7 @@ def _adopt(store: Store, needs_config: bool) -> Result:
     return Result(
         text=text,
         notes=(
-            warning(
+            warning_line(
                 f"{plural(result.errors, 'validation error')} in the adopted skills; see "
                 f"`gitcurator validate -C {store.root}` (the pre-commit hook will refuse "
                 "commits of those skills until they are fixed)"

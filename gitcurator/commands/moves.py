@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from gitcurator.errors import CuratorError
 from gitcurator.library import SkillsRepo
-from gitcurator.output import warning
+from gitcurator.output import warning_line
 from gitcurator.render import other_branch_note
 from gitcurator.skills.document import SkillLocation, SkillParseError, find_skills, parse_skill_md
 from gitcurator.skills.identity import VALID_NAME
@@ -128,5 +128,5 @@ def record_archives(
     try:
         result = ledger.update(store, change, f"gitcurator: {what}")
     except CuratorError as exc:
-        return (warning(f"archived_at was not recorded: {exc}"),)
-    return tuple(warning(w) for w in result.warnings)
+        return (warning_line(f"archived_at was not recorded: {exc}"),)
+    return tuple(warning_line(w) for w in result.warnings)

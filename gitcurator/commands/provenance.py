@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from gitcurator.errors import CuratorError
 from gitcurator.library import SkillsRepo
-from gitcurator.output import Result, warning
+from gitcurator.output import Result, warning_line
 from gitcurator.telemetry import ledger
 from gitcurator.telemetry.journal import invalid_name_hint
 from gitcurator.telemetry.names import known_names
@@ -55,4 +55,4 @@ def set_field(
     lines = [f"{subject.removeprefix('gitcurator: ')}: {', '.join(changed)}"] if changed else []
     if unchanged:
         lines.append(f"already so: {', '.join(unchanged)}")
-    return Result(text="\n".join(lines), notes=tuple(warning(w) for w in flushed.warnings))
+    return Result(text="\n".join(lines), notes=tuple(warning_line(w) for w in flushed.warnings))

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from gitcurator.library import SkillsRepo
 from gitcurator.lifecycle.inventory import SkillRow, build_rows
-from gitcurator.output import warning
+from gitcurator.output import warning_line
 from gitcurator.skills.document import find_skills
 from gitcurator.skills.identity import identity
 from gitcurator.store.history import skill_histories
@@ -24,7 +24,7 @@ class LoadedRows:
     @property
     def warnings(self) -> tuple[str, ...]:
         """The problems as the notes a command shows."""
-        return tuple(warning(p) for p in self.problems)
+        return tuple(warning_line(p) for p in self.problems)
 
 
 def load_rows(repo: SkillsRepo, now: str | None) -> LoadedRows:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gitcurator.library import open_repo
-from gitcurator.output import Progress, Result, warning
+from gitcurator.output import Progress, Result, warning_line
 from gitcurator.render import name_list, plural
 from gitcurator.sync.exchange import SyncResult
 from gitcurator.sync.exchange import sync as sync_with
@@ -19,7 +19,7 @@ def sync(start: Path, remote: str, *, progress: Progress | None = None) -> Resul
     return Result(
         text="\n".join(summary(result)),
         doc=result.to_json(),
-        notes=tuple(warning(w) for w in result.warnings),
+        notes=tuple(warning_line(w) for w in result.warnings),
     )
 
 
