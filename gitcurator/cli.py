@@ -18,7 +18,7 @@ import click
 from gitcurator import __version__
 from gitcurator.error_handler import guarded
 from gitcurator.errors import EXIT_OK, EXIT_USAGE
-from gitcurator.output import emit, terminal_progress
+from gitcurator.output import Progress, emit
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -512,7 +512,7 @@ def sync(start: Path, remote: str, as_json: bool) -> int:
     """
     from gitcurator.commands.sync import sync as run
 
-    return emit(run(start, remote, progress=terminal_progress()), as_json=as_json)
+    return emit(run(start, remote, progress=Progress()), as_json=as_json)
 
 
 @cli.group("import")

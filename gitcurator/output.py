@@ -3,7 +3,8 @@
 Commands and library code never print. A command returns a `Result`; the CLI hands it to
 `emit`, which writes the notes (warnings, hints, the findings of a refusal) to stderr and then
 the text (or, with `--json`, the document) to stdout. Work that takes long reports through a
-`Progress` it is given, which the CLI hands out only when stderr is a terminal.
+`Progress` it is given, which shows something only when stderr is a terminal (stdout, JSON or
+not, stays clean).
 """
 
 from __future__ import annotations
@@ -71,24 +72,26 @@ def _write(stream: TextIO, text: str) -> None:
 
 
 class Progress:
-    """Passing words about long work, on stderr, for a person watching a terminal."""
+    """One status line on stderr that rewrites itself, shown only when stderr is a terminal
+    (a pipe or a log gets none of it)."""
 
-    def write(self, data: bytes) -> None:
-        """Pass through progress a library writes itself (dulwich's pack counts)."""
-        sys.stderr.write(data.decode("utf-8", "replace"))
-        sys.stderr.flush()
+    def __init__(self) -> None:
+        self.shown = sys.stderr.isatty()
 
-    def status(self, line: str) -> None:
-        """Show `line` in place of the previous status line."""
-        sys.stderr.write(f"\r\033[K{line}")
-        sys.stderr.flush()
+    def show(self, line: str) -> None:
+        """Replace the status line with `line`."""
+        if self.shown:
+            sys.stderr.write(f"\r\033[K{line}")
+            sys.stderr.flush()
 
     def done(self, line: str) -> None:
-        """Replace the status line with `line`, and keep it."""
-        sys.stderr.write(f"\r\033[K{line}\n")
-        sys.stderr.flush()
+        """Replace the status line with `line` for good."""
+        if self.shown:
+            sys.stderr.write(f"\r\033[K{line}\n")
+            sys.stderr.flush()
 
-
-def terminal_progress() -> Progress | None:
-    """A Progress when stderr is a terminal; None in a pipe or a log, where it would be noise."""
-    return Progress() if sys.stderr.isatty() else None
+    def write(self, data: bytes) -> None:
+        """Pass through the progress a library writes itself (dulwich's object counts)."""
+        if self.shown:
+            sys.stderr.write(data.decode("utf-8", "replace"))
+            sys.stderr.flush()

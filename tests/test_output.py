@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from gitcurator.output import Progress, Result, emit, failed, terminal_progress, warning_line
+from gitcurator.output import Progress, Result, emit, failed, warning_line
 
 
 def test_notes_go_to_stderr_and_the_text_to_stdout(capsys: pytest.CaptureFixture[str]) -> None:
@@ -45,17 +45,21 @@ def test_a_failure_reports_its_error_after_its_findings(
     )
 
 
-def test_no_progress_in_a_pipe() -> None:
-    assert terminal_progress() is None  # pytest captures stderr: not a terminal
+def test_no_progress_in_a_pipe(capsys: pytest.CaptureFixture[str]) -> None:
+    progress = Progress()  # pytest captures stderr: not a terminal
+    progress.show("cluster 1 of 2")
+    progress.write(b"Counting objects: 3\r")
+    assert not progress.shown and capsys.readouterr().err == ""
 
 
 def test_progress_rewrites_one_status_line_and_keeps_the_last(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     progress = Progress()
+    progress.shown = True  # as at a terminal
     progress.write(b"Counting objects: 3\r")
-    progress.status("cluster 1 of 2")
-    progress.status("cluster 2 of 2")
+    progress.show("cluster 1 of 2")
+    progress.show("cluster 2 of 2")
     progress.done("2 clusters in 0.1 s")
     assert capsys.readouterr().err == (
         "Counting objects: 3\r\r\033[Kcluster 1 of 2\r\033[Kcluster 2 of 2"

@@ -14,8 +14,10 @@ from gitcurator.sync.exchange import sync as sync_with
 def sync(start: Path, remote: str, *, progress: Progress | None = None) -> Result:
     """Sync with `remote` (a configured name, a URL or a path): what happened, in words and
     as a document; dulwich's own progress goes to `progress` as it comes."""
+    # No callback at all when nobody watches: dulwich then asks the remote to stay quiet.
+    shown = progress.write if progress is not None and progress.shown else None
     with open_repo(start) as repo:
-        result = sync_with(repo.store, remote, progress=progress.write if progress else None)
+        result = sync_with(repo.store, remote, progress=shown)
     return Result(
         text="\n".join(summary(result)),
         doc=result.to_json(),
