@@ -65,9 +65,14 @@ def emit_json(doc: object) -> None:
     sys.stdout.flush()
 
 
+def lines_of(text: str) -> str:
+    """`text` ending in a newline, as printed lines do (empty stays empty): what a text that
+    goes on after another's puts between them."""
+    return text if not text or text.endswith("\n") else text + "\n"
+
+
 def _write(stream: TextIO, text: str) -> None:
-    """`text` as lines: a final newline is added when it has none."""
-    stream.write(text if text.endswith("\n") else text + "\n")
+    stream.write(lines_of(text))
     stream.flush()
 
 

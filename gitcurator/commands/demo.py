@@ -11,7 +11,7 @@ from gitcurator.commands.pass_bridge import pass_result
 from gitcurator.demo import catalogue as sample
 from gitcurator.demo.build import Built, StepFailed, build
 from gitcurator.errors import EXIT_OK, CuratorError
-from gitcurator.output import Result, failed
+from gitcurator.output import Result, failed, lines_of
 from gitcurator.render import plural
 from gitcurator.timeutil import format_time, moment_of
 
@@ -34,7 +34,7 @@ def demo(folder: Path | None, *, now: str | None) -> Result:
         ran = pass_result(target, now=stamp, as_json=False)
     except CuratorError as exc:
         return failed(str(exc), code=exc.exit_code, text=said, notes=built.notes)
-    said += ran.text
+    said += lines_of(ran.text)
     if ran.code != EXIT_OK:
         said += f"\nthe pass failed (see above); the sample library stays in {target}"
         return Result(ran.code, text=said, notes=built.notes + ran.notes)

@@ -22,7 +22,7 @@ from gitcurator.lifecycle.schedule import (
     read_state,
     update_state,
 )
-from gitcurator.output import Result, failed
+from gitcurator.output import Result, failed, lines_of
 from gitcurator.telemetry import ledger
 from gitcurator.timeutil import format_time, moment_of
 
@@ -74,7 +74,7 @@ def _decide_and_run(
             "next maybe-run tries again",
             next_due=None,
         )
-    return _shown(decision, ran, started + ran.text)
+    return _shown(decision, ran, started + lines_of(ran.text))
 
 
 def _passed(state: ScheduleState, stamp: str) -> ScheduleState:

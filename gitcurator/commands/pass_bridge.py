@@ -3,7 +3,8 @@
 A stand-in until `gitcurator.commands.run.run(start, *, now, dry_run, consolidate,
 progress=None) -> Result` lands: it calls the pass function that prints and keeps what it
 printed on stdout (its stderr passes through as it happens). To switch, call `run` at the two
-call sites (the text is its `text`, the document its `doc`) and delete this module.
+call sites (the text is its `text`, the document its `doc`), importing it inside the function
+as here (tests patch the module's attribute), and delete this module.
 """
 
 from __future__ import annotations
