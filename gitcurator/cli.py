@@ -1,4 +1,9 @@
-"""The command line: parse, call one command function, exit with its code (only click import)."""
+"""The command line: parse, call one command function, show its result (only click import).
+
+Each command is a few lines: it calls its function in gitcurator.commands, which returns a
+Result, and hands that to gitcurator.output.emit, whose return value is the exit code. `main`
+runs click under the one error handler and returns the code; it never exits the process.
+"""
 
 from __future__ import annotations
 
@@ -11,8 +16,9 @@ from typing import Any, TypeVar
 import click
 
 from gitcurator import __version__
-from gitcurator.error_handler import error_handler
-from gitcurator.errors import EXIT_USAGE
+from gitcurator.error_handler import guarded
+from gitcurator.errors import EXIT_OK, EXIT_USAGE
+from gitcurator.output import Progress, emit
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -45,21 +51,18 @@ def repo_option(fn: F) -> F:
 
 
 def json_option(fn: F) -> F:
+    """`--json`: the command's document instead of its text."""
     return click.option("--json", "as_json", is_flag=True, help="Print JSON for machines.")(fn)
 
 
 def now_option(fn: F) -> F:
+    """`--now TIMESTAMP`: judge time as of another moment."""
     return click.option(
         "--now",
         metavar="TIMESTAMP",
         default=None,
         help="Judge time as of this UTC ISO-8601 moment (replay a pass exactly).",
     )(fn)
-
-
-def _exit(code: int) -> None:
-    if code:
-        raise SystemExit(code)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 120})
@@ -87,7 +90,7 @@ def cli(repo_dir: Path | None) -> None:
 @cli.command()
 @click.argument("dir", required=False, type=click.Path(path_type=Path, file_okay=False))
 @now_option
-def demo(dir: Path | None, now: str | None) -> None:
+def demo(dir: Path | None, now: str | None) -> int:
     """Build a sample library with usage history and run a pass on it.
 
     DIR must be new or empty (default: a new temporary folder). The library holds a few dozen
@@ -97,7 +100,7 @@ def demo(dir: Path | None, now: str | None) -> None:
     """
     from gitcurator.commands.demo import demo as run
 
-    _exit(run(dir, now=now))
+    return emit(run(dir, now=now))
 
 
 @cli.command()
@@ -105,7 +108,7 @@ def demo(dir: Path | None, now: str | None) -> None:
 @click.option("--no-verify", is_flag=True, help="Commit even if skills fail validation.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing on success.")
 @click.pass_context
-def init(ctx: click.Context, path: Path | None, no_verify: bool, quiet: bool) -> None:
+def init(ctx: click.Context, path: Path | None, no_verify: bool, quiet: bool) -> int:
     """Make PATH a skills repository and commit what is there.
 
     Writes a default .gitcurator.yaml unless one exists. An existing repository is adopted,
@@ -115,7 +118,7 @@ def init(ctx: click.Context, path: Path | None, no_verify: bool, quiet: bool) ->
     from gitcurator.commands.init import init as run
 
     target = path or ctx.find_root().params.get("repo_dir") or Path.cwd()
-    _exit(run(target, verify=not no_verify, quiet=quiet))
+    return emit(run(target, verify=not no_verify, quiet=quiet))
 
 
 @cli.command()
@@ -127,7 +130,7 @@ def init(ctx: click.Context, path: Path | None, no_verify: bool, quiet: bool) ->
 @repo_option
 def validate(
     start: Path, paths: tuple[str, ...], strict: bool, staged: bool, quiet: bool, as_json: bool
-) -> None:
+) -> int:
     """Check skills against the spec, plus links, secrets and modes.
 
     With no PATH, every skill of the repository; otherwise the skills holding each PATH (skill
@@ -135,7 +138,8 @@ def validate(
     """
     from gitcurator.commands.validate import validate as run
 
-    _exit(run(start, paths, strict=strict, staged=staged, as_json=as_json, quiet=quiet))
+    result = run(start, paths, strict=strict, staged=staged, as_json=as_json, quiet=quiet)
+    return emit(result, as_json=as_json)
 
 
 @cli.group()
@@ -146,11 +150,11 @@ def hooks() -> None:
 @hooks.command("install")
 @click.option("--force", is_flag=True, help="Replace a pre-commit hook that is not gitcurator's.")
 @repo_option
-def hooks_install(start: Path, force: bool) -> None:
+def hooks_install(start: Path, force: bool) -> int:
     """Install the pre-commit hook: a commit of skills that fail validation is refused."""
     from gitcurator.commands.hooks import install
 
-    _exit(install(start, force=force))
+    return emit(install(start, force=force))
 
 
 # -- reading ------------------------------------------------------------------------------
@@ -166,11 +170,11 @@ def hooks_install(start: Path, force: bool) -> None:
 @repo_option
 def list_(
     start: Path, state: str | None, origin: str | None, now: str | None, as_json: bool
-) -> None:
+) -> int:
     """Skills with state, origin, pin and usage."""
-    from gitcurator.commands.inventory import list_skills
+    from gitcurator.commands.list import list_skills
 
-    _exit(list_skills(start, state=state, origin=origin, now=now, as_json=as_json))
+    return emit(list_skills(start, state=state, origin=origin, now=now), as_json=as_json)
 
 
 @cli.command()
@@ -178,28 +182,28 @@ def list_(
 @now_option
 @json_option
 @repo_option
-def show(start: Path, name: str, now: str | None, as_json: bool) -> None:
+def show(start: Path, name: str, now: str | None, as_json: bool) -> int:
     """One skill: where it is, its state, provenance and usage."""
-    from gitcurator.commands.inventory import show as run
+    from gitcurator.commands.show import show as run
 
-    _exit(run(start, name, now=now, as_json=as_json))
+    return emit(run(start, name, now=now), as_json=as_json)
 
 
 @cli.command()
 @now_option
 @json_option
 @repo_option
-def status(start: Path, now: str | None, as_json: bool) -> None:
+def status(start: Path, now: str | None, as_json: bool) -> int:
     """Counts by state and origin, last pass, most and least used."""
-    from gitcurator.commands.inventory import status as run
+    from gitcurator.commands.status import status as run
 
-    _exit(run(start, now=now, as_json=as_json))
+    return emit(run(start, now=now), as_json=as_json)
 
 
 @cli.command()
 @json_option
 @repo_option
-def log(start: Path, as_json: bool) -> None:
+def log(start: Path, as_json: bool) -> int:
     """The audit trail of passes, merges, rollbacks and restores.
 
     Read from commit trailers only, so a fresh clone shows the same trail; passes on curator
@@ -207,25 +211,25 @@ def log(start: Path, as_json: bool) -> None:
     """
     from gitcurator.commands.log import log as run
 
-    _exit(run(start, as_json=as_json))
+    return emit(run(start), as_json=as_json)
 
 
 @cli.command()
 @click.argument("name")
 @json_option
 @repo_option
-def resolve(start: Path, name: str, as_json: bool) -> None:
+def resolve(start: Path, name: str, as_json: bool) -> int:
     """The live skill a name now points to (umbrellas included)."""
     from gitcurator.commands.resolve import resolve as run
 
-    _exit(run(start, name, as_json=as_json))
+    return emit(run(start, name), as_json=as_json)
 
 
 @cli.command()
 @now_option
 @json_option
 @repo_option
-def clusters(start: Path, now: str | None, as_json: bool) -> None:
+def clusters(start: Path, now: str | None, as_json: bool) -> int:
     """The sibling clusters the LLM pass would send (no model used).
 
     Candidates are curated skills (agent-made; bundled ones with prune_builtins) that are not
@@ -234,7 +238,7 @@ def clusters(start: Path, now: str | None, as_json: bool) -> None:
     """
     from gitcurator.commands.clusters import show_clusters
 
-    _exit(show_clusters(start, now=now, as_json=as_json))
+    return emit(show_clusters(start, now=now), as_json=as_json)
 
 
 # -- telemetry and provenance -------------------------------------------------------------
@@ -245,41 +249,41 @@ def clusters(start: Path, now: str | None, as_json: bool) -> None:
 @click.argument("names", nargs=-1, required=True)
 @click.option("--at", metavar="TIMESTAMP", help="When it happened (UTC ISO-8601; default now).")
 @repo_option
-def record(start: Path, kind: str, names: tuple[str, ...], at: str | None) -> None:
+def record(start: Path, kind: str, names: tuple[str, ...], at: str | None) -> int:
     """Record that an agent used or viewed skills (the hot path)."""
-    from gitcurator.commands.usage import record as run
+    from gitcurator.commands.record import record as run
 
-    _exit(run(start, kind, names, at))
+    return emit(run(start, kind, names, at))
 
 
 @cli.command()
 @repo_option
-def flush(start: Path) -> None:
+def flush(start: Path) -> int:
     """Fold buffered usage events into the git notes now."""
-    from gitcurator.commands.usage import flush as run
+    from gitcurator.commands.flush import flush as run
 
-    _exit(run(start))
+    return emit(run(start))
 
 
 @cli.command()
 @click.argument("names", nargs=-1, required=True)
 @click.option("--origin", type=ORIGINS, required=True, help="Who made these skills.")
 @repo_option
-def track(start: Path, names: tuple[str, ...], origin: str) -> None:
+def track(start: Path, names: tuple[str, ...], origin: str) -> int:
     """Set the provenance of skills (agent, user, bundled, hub)."""
-    from gitcurator.commands.provenance import track as run
+    from gitcurator.commands.track import track as run
 
-    _exit(run(start, names, origin))
+    return emit(run(start, names, origin))
 
 
 @cli.command()
 @click.argument("name")
 @repo_option
-def adopt(start: Path, name: str) -> None:
+def adopt(start: Path, name: str) -> int:
     """Hand a user skill over to the curator (origin becomes agent)."""
-    from gitcurator.commands.provenance import adopt as run
+    from gitcurator.commands.adopt import adopt as run
 
-    _exit(run(start, name))
+    return emit(run(start, name))
 
 
 @cli.command()
@@ -293,7 +297,7 @@ def adopt(start: Path, name: str) -> None:
     help="Commit a new skill even if an existing one is very like it (warns instead).",
 )
 @repo_option
-def commit(start: Path, message: str, origin: str | None, allow_similar: bool) -> None:
+def commit(start: Path, message: str, origin: str | None, allow_similar: bool) -> int:
     """Commit skill changes, recording the origin of new skills.
 
     Validates the changed skills first. A new skill whose wording is very like an existing
@@ -304,27 +308,27 @@ def commit(start: Path, message: str, origin: str | None, allow_similar: bool) -
     """
     from gitcurator.commands.commit import commit as run
 
-    _exit(run(start, message, origin, allow_similar=allow_similar))
+    return emit(run(start, message, origin, allow_similar=allow_similar))
 
 
 @cli.command()
 @click.argument("name")
 @repo_option
-def pin(start: Path, name: str) -> None:
+def pin(start: Path, name: str) -> int:
     """Keep a skill from being archived or merged by the curator."""
-    from gitcurator.commands.provenance import pin as run
+    from gitcurator.commands.pin import pin as run
 
-    _exit(run(start, name))
+    return emit(run(start, name))
 
 
 @cli.command()
 @click.argument("name")
 @repo_option
-def unpin(start: Path, name: str) -> None:
+def unpin(start: Path, name: str) -> int:
     """Let the curator manage a pinned skill again."""
-    from gitcurator.commands.provenance import unpin as run
+    from gitcurator.commands.pin import unpin as run
 
-    _exit(run(start, name))
+    return emit(run(start, name))
 
 
 # -- curator passes -----------------------------------------------------------------------
@@ -340,7 +344,7 @@ def unpin(start: Path, name: str) -> None:
 @now_option
 @json_option
 @repo_option
-def run(start: Path, dry_run: bool, consolidate: bool, now: str | None, as_json: bool) -> None:
+def run(start: Path, dry_run: bool, consolidate: bool, now: str | None, as_json: bool) -> int:
     """Run a curator pass on a new curator/<run-id> review branch.
 
     The lifecycle pass marks idle skills stale and archives long-idle ones. With
@@ -354,11 +358,10 @@ def run(start: Path, dry_run: bool, consolidate: bool, now: str | None, as_json:
     """
     from gitcurator.commands.run import TerminalProgress
     from gitcurator.commands.run import run as run_pass
-    from gitcurator.output import emit
 
     progress = TerminalProgress()
     result = run_pass(start, now=now, dry_run=dry_run, consolidate=consolidate, progress=progress)
-    _exit(emit(result, as_json=as_json))
+    return emit(result, as_json=as_json)
 
 
 @cli.command("maybe-run")
@@ -371,41 +374,41 @@ def run(start: Path, dry_run: bool, consolidate: bool, now: str | None, as_json:
 @now_option
 @json_option
 @repo_option
-def maybe_run(start: Path, idle_for: float | None, now: str | None, as_json: bool) -> None:
+def maybe_run(start: Path, idle_for: float | None, now: str | None, as_json: bool) -> int:
     """Run a pass only if one is due (interval, idle, not paused).
 
     Due means: curator.enabled, not paused, curator.interval_hours since the last pass, and
     with --idle-for, idle at least curator.min_idle_hours. The very first call runs nothing:
     it starts the clock. Exit 0 whether or not a pass ran; non-zero only if the pass failed.
     """
-    from gitcurator.commands.schedule import maybe_run as run
+    from gitcurator.commands.maybe_run import maybe_run as run
 
-    _exit(run(start, idle_for=idle_for, now=now, as_json=as_json))
+    return emit(run(start, idle_for=idle_for, now=now, as_json=as_json), as_json=as_json)
 
 
 @cli.command()
 @repo_option
-def pause(start: Path) -> None:
+def pause(start: Path) -> int:
     """Stop automatic passes (maybe-run) until resume."""
-    from gitcurator.commands.schedule import pause as run
+    from gitcurator.commands.pause import pause as run
 
-    _exit(run(start))
+    return emit(run(start))
 
 
 @cli.command()
 @repo_option
-def resume(start: Path) -> None:
+def resume(start: Path) -> int:
     """Allow automatic passes again."""
-    from gitcurator.commands.schedule import resume as run
+    from gitcurator.commands.pause import resume as run
 
-    _exit(run(start))
+    return emit(run(start))
 
 
 @cli.command()
 @click.argument("run_id", metavar="[RUN]", required=False)
 @json_option
 @repo_option
-def merge(start: Path, run_id: str | None, as_json: bool) -> None:
+def merge(start: Path, run_id: str | None, as_json: bool) -> int:
     """Merge a curator branch into the default branch.
 
     RUN is a run id (or its curator/RUN branch); default: the newest pass not merged yet. A
@@ -415,7 +418,7 @@ def merge(start: Path, run_id: str | None, as_json: bool) -> None:
     """
     from gitcurator.commands.merge import merge as run
 
-    _exit(run(start, run_id, as_json=as_json))
+    return emit(run(start, run_id), as_json=as_json)
 
 
 @cli.command()
@@ -428,7 +431,7 @@ def merge(start: Path, run_id: str | None, as_json: bool) -> None:
 @repo_option
 def rollback(
     start: Path, run_id: str | None, commit_sha: str | None, list_runs: bool, as_json: bool
-) -> None:
+) -> int:
     """Undo a merged pass (or one of its commits) with a commit.
 
     Reverts the skill-changing commits of run RUN on the default branch as one commit (the
@@ -441,38 +444,37 @@ def rollback(
     if list_runs:
         if run_id or commit_sha:
             raise click.UsageError("--list takes no RUN or --commit")
-        _exit(command.list_rollbacks(start, as_json=as_json))
-        return
-    _exit(command.rollback(start, run_id, commit_sha, as_json=as_json))
+        return emit(command.list_rollbacks(start), as_json=as_json)
+    return emit(command.rollback(start, run_id, commit_sha), as_json=as_json)
 
 
 @cli.command()
 @click.argument("name")
 @repo_option
-def restore(start: Path, name: str) -> None:
+def restore(start: Path, name: str) -> int:
     """Bring an archived skill back from .archive/, as a commit.
 
     NAME is the skill's name, or its folder under .archive/ when it was archived more than
     once. Refused when a live skill has that name or the skill folder has uncommitted changes.
     """
-    from gitcurator.commands.moves import restore as run
+    from gitcurator.commands.restore import restore as run
 
-    _exit(run(start, name))
+    return emit(run(start, name))
 
 
 @cli.command()
 @click.argument("name")
 @now_option
 @repo_option
-def archive(start: Path, name: str, now: str | None) -> None:
+def archive(start: Path, name: str, now: str | None) -> int:
     """Move a skill into .archive/ by hand, as a commit.
 
     Records archived_at (NOW) in the skill's notes, which is what `purge` goes by. Pinned
     skills are refused (unpin first), as is a skill folder with uncommitted changes.
     """
-    from gitcurator.commands.moves import archive as run
+    from gitcurator.commands.archive import archive as run
 
-    _exit(run(start, name, now=now))
+    return emit(run(start, name, now=now))
 
 
 @cli.command()
@@ -486,23 +488,23 @@ def archive(start: Path, name: str, now: str | None) -> None:
 @repo_option
 def purge(
     start: Path, older_than: float, dry_run: bool, yes: bool, now: str | None, as_json: bool
-) -> None:
+) -> int:
     """Remove long-archived skills (the only command that removes).
 
     Skills whose recorded archived_at is more than DAYS before NOW leave the tree in one commit;
     history keeps them. Without --yes it only lists them; skills with no recorded archived_at
     are kept and listed with the reason.
     """
-    from gitcurator.commands.moves import purge as run
+    from gitcurator.commands.purge import purge as run
 
-    _exit(run(start, older_than, now=now, dry_run=dry_run, yes=yes, as_json=as_json))
+    return emit(run(start, older_than, now=now, dry_run=dry_run, yes=yes), as_json=as_json)
 
 
 @cli.command()
 @click.argument("remote", required=False, default="origin")
 @json_option
 @repo_option
-def sync(start: Path, remote: str, as_json: bool) -> None:
+def sync(start: Path, remote: str, as_json: bool) -> int:
     """Exchange telemetry and curator branches with a git remote.
 
     REMOTE is a configured remote's name (default: origin), a URL (file://, git://, http(s)://,
@@ -513,7 +515,7 @@ def sync(start: Path, remote: str, as_json: bool) -> None:
     """
     from gitcurator.commands.sync import sync as run
 
-    _exit(run(start, remote, as_json=as_json))
+    return emit(run(start, remote, progress=Progress()), as_json=as_json)
 
 
 @cli.group("import")
@@ -526,7 +528,7 @@ def import_() -> None:
 @click.option("--no-verify", is_flag=True, help="Import even if skills fail validation.")
 @json_option
 @repo_option
-def import_hermes(start: Path, path: Path, no_verify: bool, as_json: bool) -> None:
+def import_hermes(start: Path, path: Path, no_verify: bool, as_json: bool) -> int:
     """Take over a Hermes skills folder: skills, archive, usage, pins, provenance.
 
     Without -C the folder itself becomes the repository (created like `init` if needed);
@@ -535,12 +537,11 @@ def import_hermes(start: Path, path: Path, no_verify: bool, as_json: bool) -> No
     changes only what Hermes changed since.
     """
     from gitcurator.commands.import_hermes import import_hermes as run
-    from gitcurator.output import emit
 
     # `start` falls back to the current folder; the import needs to know if -C was given.
     ctx = click.get_current_context()
     given = ctx.params.get("repo_dir") or ctx.find_root().params.get("repo_dir")
-    _exit(emit(run(path, start if given else None, verify=not no_verify), as_json=as_json))
+    return emit(run(path, start if given else None, verify=not no_verify), as_json=as_json)
 
 
 # -- the MCP server -------------------------------------------------------------------------
@@ -548,18 +549,17 @@ def import_hermes(start: Path, path: Path, no_verify: bool, as_json: bool) -> No
 
 @cli.command("mcp")
 @repo_option
-def mcp_(start: Path) -> None:
-    """Serve the live skills to MCP hosts over stdio; every load is recorded.
+def mcp_(start: Path) -> int:
+    """Serve the live skills to MCP hosts over stdio.
 
     Tools list_skills, load_skill and read_skill_file, the skills as skill:// resources and
     the Skills extension's skills/list and skills/get, read from HEAD (not the work tree) and
-    re-read when it moves. Each load records a use, each support file read a view (source
-    mcp). Register it with a host as the command `gitcurator mcp -C REPO`.
+    re-read when it moves. Every load is recorded: each load a use, each support file read a
+    view (source mcp). Register it with a host as the command `gitcurator mcp -C REPO`.
     """
     from gitcurator.commands.mcp import mcp as run
-    from gitcurator.output import emit
 
-    _exit(emit(run(start)))
+    return emit(run(start))
 
 
 # -- agents -------------------------------------------------------------------------------
@@ -596,7 +596,7 @@ def connect(
     dry_run: bool,
     list_: bool,
     as_json: bool,
-) -> None:
+) -> int:
     """Wire an agent's hooks so it reports skill loads and writes.
 
     AGENT is claude-code, codex or hermes. Finds the agent's skills folder (or uses -C),
@@ -606,39 +606,36 @@ def connect(
     is refused with nothing changed. Running it again changes nothing. --list shows every
     connection, its last event and the names it loaded that the library lacks.
     """
-    from gitcurator import output
     from gitcurator.commands import connect as command
 
     if list_:
         if agent:
             raise click.UsageError("--list takes no AGENT")
-        _exit(output.emit(command.list_connections(), as_json=as_json))
-        return
+        return emit(command.list_connections(), as_json=as_json)
     if agent is None:
         raise click.UsageError("give the AGENT to connect (claude-code, codex, hermes) or --list")
     result = command.connect(agent, _given_repo(), scope=scope, mcp=mcp, dry_run=dry_run)
-    _exit(output.emit(result, as_json=as_json))
+    return emit(result, as_json=as_json)
 
 
 @cli.command()
 @click.argument("agent", type=AGENT_NAMES)
 @click.option("--scope", type=click.Choice(["user", "project"]), help="Only this scope.")
 @repo_option
-def disconnect(start: Path, agent: str, scope: str | None) -> None:
+def disconnect(start: Path, agent: str, scope: str | None) -> int:
     """Remove exactly what `connect` added for AGENT.
 
     Each file it edits is backed up first; other hooks and settings stay as they are.
     """
-    from gitcurator import output
     from gitcurator.commands.connect import disconnect as run
 
-    _exit(output.emit(run(agent, _given_repo(), scope=scope)))
+    return emit(run(agent, _given_repo(), scope=scope))
 
 
 @cli.command()
 @click.argument("agent")
 @repo_option
-def hook(start: Path, agent: str) -> None:
+def hook(start: Path, agent: str) -> int:
     """Record what an agent's hook sends on stdin.
 
     Always exits 0 and prints nothing, so the agent is never disturbed; failures go to
@@ -646,7 +643,7 @@ def hook(start: Path, agent: str) -> None:
     """
     from gitcurator.commands.hook import run
 
-    run(agent, start)
+    return run(agent, start)
 
 
 @cli.command()
@@ -657,7 +654,7 @@ def hook(start: Path, agent: str) -> None:
 @repo_option
 def ingest(
     start: Path, agent: str, paths: tuple[str, ...], since: str | None, as_json: bool
-) -> None:
+) -> int:
     """Backfill usage and provenance from an agent's own logs.
 
     So history from before `connect` counts, and what a hook missed is caught.
@@ -666,10 +663,9 @@ def ingest(
     ingest. Logs are read on from where the last ingest stopped; an event already counted
     (by a hook or an earlier ingest) counts once. Folds the events into the notes.
     """
-    from gitcurator import output
     from gitcurator.commands.ingest import ingest as run
 
-    _exit(output.emit(run(start, agent, since, paths), as_json=as_json))
+    return emit(run(start, agent, since, paths), as_json=as_json)
 
 
 # `disconnect`, the longest command name, narrows the help column by one character, which
@@ -677,13 +673,19 @@ def ingest(
 demo.short_help = (demo.help or "").strip().split("\n\n")[0].replace("\n", " ")
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Entry point: run the CLI under the one error handler."""
-    with error_handler():
-        try:
-            cli.main(args=argv, prog_name="gitcurator", standalone_mode=False)
-        except click.exceptions.Abort:
-            raise KeyboardInterrupt from None
-        except click.ClickException as exc:
-            exc.show(file=sys.stderr)
-            raise SystemExit(EXIT_USAGE) from None
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI on `argv` (default: the process's arguments) under the one error handler;
+    return the exit code."""
+    return guarded(lambda: _dispatch(argv))
+
+
+def _dispatch(argv: list[str] | None) -> int:
+    try:
+        code = cli.main(args=argv, prog_name="gitcurator", standalone_mode=False)
+    except click.exceptions.Abort:
+        raise KeyboardInterrupt from None
+    except click.ClickException as exc:
+        exc.show(file=sys.stderr)
+        return EXIT_USAGE
+    # --help and --version end with click's own exit code, a command with emit's.
+    return code if isinstance(code, int) else EXIT_OK

@@ -45,7 +45,7 @@ def parse_record(argv: list[str]) -> tuple[Path, str, list[str], str | None] | N
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point: exits the process with the command's code."""
     if "hook" in sys.argv[1:4]:
         # An agent's hook on every skill load: no click either, and never an exit code.
         from gitcurator.commands.hook import parse_args, run
@@ -55,11 +55,10 @@ def main() -> None:
             raise SystemExit(run(*hook))
     fast = parse_record(sys.argv[1:])
     if fast is not None:
-        from gitcurator.commands.usage import record
-        from gitcurator.error_handler import error_handler
+        from gitcurator.commands.record import record_events
+        from gitcurator.error_handler import guarded
 
-        with error_handler():
-            raise SystemExit(record(*fast))
+        raise SystemExit(guarded(lambda: record_events(*fast)))
     from gitcurator.cli import main as cli_main
 
-    cli_main()
+    raise SystemExit(cli_main())

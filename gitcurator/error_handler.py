@@ -5,9 +5,42 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable
 
-from gitcurator.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, CuratorError
+from gitcurator.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, CuratorError
+
+
+def error_line(message: str) -> str:
+    """The line on stderr that says a command failed and why."""
+    return f"gitcurator: error: {message}"
+
+
+def guarded(command: Callable[[], int]) -> int:
+    """Run `command` and return its exit code; what it raises becomes a message and a code:
+    CuratorError → its message and code; Ctrl-C → 130; a bug → 3 and a crash log."""
+    try:
+        return command()
+    except CuratorError as exc:
+        if exc.details:
+            print(exc.details, file=sys.stderr)
+        print(error_line(str(exc)), file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("gitcurator: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # `gitcurator list | head` closed the pipe: not an error worth a traceback.
+        with contextlib.suppress(OSError):
+            sys.stderr.close()
+        return EXIT_OK
+    except Exception as exc:
+        log = _write_crash_log(exc)
+        print(
+            f"gitcurator: internal error: {type(exc).__name__}: {exc}\n"
+            f"details: {log}\nplease report it with that file",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
 
 
 def _write_crash_log(exc: BaseException) -> str:
@@ -22,31 +55,3 @@ def _write_crash_log(exc: BaseException) -> str:
         f.write(f"gitcurator {sys.argv[1:]!r}\n")
         f.write("".join(traceback.format_exception(exc)))
     return path
-
-
-@contextlib.contextmanager
-def error_handler() -> Iterator[None]:
-    """Run a command: CuratorError → its message and code; Ctrl-C → 130; a bug → 3 + crash log."""
-    try:
-        yield
-    except CuratorError as exc:
-        if exc.details:
-            print(exc.details, file=sys.stderr)
-        print(f"gitcurator: error: {exc}", file=sys.stderr)
-        raise SystemExit(exc.exit_code) from None
-    except KeyboardInterrupt:
-        print("gitcurator: interrupted", file=sys.stderr)
-        raise SystemExit(EXIT_INTERRUPTED) from None
-    except BrokenPipeError:
-        # `gitcurator list | head` closed the pipe: not an error worth a traceback.
-        with contextlib.suppress(OSError):
-            sys.stderr.close()
-        raise SystemExit(0) from None
-    except Exception as exc:
-        log = _write_crash_log(exc)
-        print(
-            f"gitcurator: internal error: {type(exc).__name__}: {exc}\n"
-            f"details: {log}\nplease report it with that file",
-            file=sys.stderr,
-        )
-        raise SystemExit(EXIT_INTERNAL) from None

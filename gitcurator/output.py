@@ -1,19 +1,21 @@
 """The one module that writes to the terminal: results for people and for machines.
 
 Commands and library code never print. A command returns a `Result`; the CLI hands it to
-`emit`, which writes the text (or the `--json` document) to stdout and the notes (warnings,
-hints) to stderr. Work that takes long reports through a `Progress` it is given, which shows
-something only when stderr is a terminal (stdout, JSON or not, stays clean).
+`emit`, which writes the notes (warnings, hints, the findings of a refusal) to stderr and then
+the text (or, with `--json`, the document) to stdout. Work that takes long reports through a
+`Progress` it is given, which shows something only when stderr is a terminal (stdout, JSON or
+not, stays clean).
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TextIO
 
-from gitcurator.errors import EXIT_OK
+from gitcurator.error_handler import error_line
+from gitcurator.errors import EXIT_FAILURE, EXIT_OK
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +28,18 @@ class Result:
     notes: tuple[str, ...] = field(default=())  # warnings and hints, on stderr in both modes
 
 
+def warning_line(message: str) -> str:
+    """The note that warns about `message`."""
+    return f"gitcurator: warning: {message}"
+
+
+def failed(
+    message: str, *, code: int = EXIT_FAILURE, text: str = "", notes: tuple[str, ...] = ()
+) -> Result:
+    """A command that stops after showing `text` and `notes`: the error line comes last."""
+    return Result(code, text, None, (*notes, error_line(message)))
+
+
 def emit(result: Result, *, as_json: bool = False) -> int:
     """Show a result (JSON when asked and the command has a document); return its exit code."""
     for note in result.notes:
@@ -33,9 +47,14 @@ def emit(result: Result, *, as_json: bool = False) -> int:
     if as_json and result.doc is not None:
         emit_json(result.doc)
     elif result.text:
-        sys.stdout.write(result.text.rstrip("\n") + "\n")
-        sys.stdout.flush()
+        _write(sys.stdout, result.text)
     return result.code
+
+
+def warn(line: str) -> None:
+    """Write one line on stderr now: for work that runs on and has no Result to wait for (a
+    server); commands put their warnings in `Result.notes`."""
+    _write(sys.stderr, line)
 
 
 def emit_json(doc: object) -> None:
@@ -46,15 +65,15 @@ def emit_json(doc: object) -> None:
     sys.stdout.flush()
 
 
-def warn(message: str) -> None:
-    """One line (or paragraph) on stderr."""
-    sys.stderr.write(message.rstrip("\n") + "\n")
-    sys.stderr.flush()
+def lines_of(text: str) -> str:
+    """`text` ending in a newline, as printed lines do (empty stays empty): what a text that
+    goes on after another's puts between them."""
+    return text if not text or text.endswith("\n") else text + "\n"
 
 
-def warn_all(messages: Iterable[str]) -> None:
-    for message in messages:
-        warn(message)
+def _write(stream: TextIO, text: str) -> None:
+    stream.write(lines_of(text))
+    stream.flush()
 
 
 class Progress:
@@ -74,4 +93,10 @@ class Progress:
         """Replace the status line with `line` for good."""
         if self.shown:
             sys.stderr.write(f"\r\033[K{line}\n")
+            sys.stderr.flush()
+
+    def write(self, data: bytes) -> None:
+        """Pass through the progress a library writes itself (dulwich's object counts)."""
+        if self.shown:
+            sys.stderr.write(data.decode("utf-8", "replace"))
             sys.stderr.flush()

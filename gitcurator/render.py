@@ -1,19 +1,13 @@
-"""Printing results for people and for machines (pure string building, plus one emit helper)."""
+"""Words for people: the text helpers every command's output is built with (pure).
+
+Nothing here writes; gitcurator.output does.
+"""
 
 from __future__ import annotations
 
-import json
-import sys
 from collections.abc import Iterable, Sequence
 
 from gitcurator.skills.check_skill import Finding
-
-
-def emit_json(doc: object) -> None:
-    """Write one JSON document to stdout: indented for a person at a terminal, compact for a
-    pipe (json's C encoder only runs without indent; 10,000 rows take 1 s indented)."""
-    indent = 2 if sys.stdout.isatty() else None
-    sys.stdout.write(json.dumps(doc, indent=indent, ensure_ascii=False) + "\n")
 
 
 def finding_line(f: Finding) -> str:
@@ -23,10 +17,12 @@ def finding_line(f: Finding) -> str:
 
 
 def findings_text(findings: Iterable[Finding], show_warnings: bool = True) -> str:
+    """The findings one per line (errors only unless `show_warnings`)."""
     return "\n".join(finding_line(f) for f in findings if show_warnings or f.level == "error")
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
+    """`1 skill`, `2 skills` (or `many` for an irregular plural)."""
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from gitcurator.commands.inventory import collect
-from gitcurator.errors import EXIT_OK
+from gitcurator.commands.skill_rows import load_rows
 from gitcurator.library import SkillsRepo, open_repo
-from gitcurator.render import emit_json, plural
+from gitcurator.output import Result, warning_line
+from gitcurator.render import plural
 from gitcurator.umbrella.candidates import Candidates, select_candidates
 from gitcurator.umbrella.clusters import Cluster, clusters
 from gitcurator.umbrella.eligibility import counted_left_out
@@ -18,32 +17,30 @@ from gitcurator.umbrella.eligibility import counted_left_out
 
 def load_candidates(repo: SkillsRepo, now: str | None) -> Candidates:
     """Every eligible skill with its SKILL.md (as committed at HEAD), support files and usage."""
-    inv = collect(repo, now)
+    loaded = load_rows(repo, now)
     return select_candidates(
-        inv.rows,
+        loaded.rows,
         repo.store.head_paths(),
         repo.store.read_blob,
         repo.config.curator,
-        inv.now,
-        inv.problems,
+        loaded.now,
+        loaded.problems,
     )
 
 
-def show_clusters(start: Path, *, now: str | None, as_json: bool) -> int:
-    """Print the clusters of likely siblings among the eligible skills."""
+def show_clusters(start: Path, *, now: str | None) -> Result:
+    """The clusters of likely siblings among the eligible skills."""
     with open_repo(start) as repo:
         loaded = load_candidates(repo, now)
         min_age = repo.config.curator.min_age_days
-    for warning in loaded.warnings:
-        print(f"gitcurator: warning: {warning}", file=sys.stderr)
     found = clusters(loaded.candidates)
     clustered = sum(len(c.members) for c in found)
     singletons = len(loaded.candidates) - clustered
-    if as_json:
-        emit_json(_doc(found, loaded, singletons))
-    else:
-        print(_text(found, loaded, singletons, min_age))
-    return EXIT_OK
+    return Result(
+        text=_text(found, loaded, singletons, min_age),
+        doc=_doc(found, loaded, singletons),
+        notes=tuple(warning_line(w) for w in loaded.warnings),
+    )
 
 
 def _doc(found: Sequence[Cluster], loaded: Candidates, singletons: int) -> dict[str, Any]:

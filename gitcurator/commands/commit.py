@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
 from gitcurator.audit import trailers
-from gitcurator.errors import EXIT_OK, CuratorError, UsageError, ValidationFailed
+from gitcurator.errors import CuratorError, UsageError
 from gitcurator.library import SkillsRepo, open_repo
+from gitcurator.output import Result, failed, warning_line
 from gitcurator.render import findings_text, plural
 from gitcurator.skills.check_tree import check_tree
 from gitcurator.skills.document import SkillLocation, SkillParseError, find_skills, parse_skill_md
@@ -26,7 +26,7 @@ from gitcurator.umbrella.candidates import Candidate
 from gitcurator.umbrella.near_duplicates import Match, Profile, find_similar, profile, refusal
 
 
-def commit(start: Path, message: str, origin: str | None, *, allow_similar: bool = False) -> int:
+def commit(start: Path, message: str, origin: str | None, *, allow_similar: bool = False) -> Result:
     """Validate the changed skills, refuse a new skill very like an existing one (unless
     `allow_similar`), commit them as one commit, record new skills' origin."""
     origin = origin or os.environ.get("GITCURATOR_ORIGIN") or "user"
@@ -52,14 +52,13 @@ def commit(start: Path, message: str, origin: str | None, *, allow_similar: bool
         live_head = [s for s in find_skills(head, skills_dir) if not s.archived]
         changes = store.worktree_changes({s.folder for s in live_now + live_head})
         if not changes.paths:
-            print("no skill changes to commit")
-            return EXIT_OK
+            return Result(text="no skill changes to commit")
         touched = [s for s in live_now if any(p.startswith(s.folder + "/") for p in changes.paths)]
         result = check_tree(tree, skills_dir=skills_dir, only=[s.folder for s in touched])
         if result.errors:
-            print(findings_text(result.findings, show_warnings=False), file=sys.stderr)
-            raise ValidationFailed(
-                f"{plural(result.errors, 'error')} in the changed skills; nothing was committed"
+            return failed(
+                f"{plural(result.errors, 'error')} in the changed skills; nothing was committed",
+                notes=(findings_text(result.findings, show_warnings=False),),
             )
         new_skills = [s for s in touched if s.skill_md not in head]
         added = [identity(s) for s in new_skills]
@@ -92,17 +91,17 @@ def commit(start: Path, message: str, origin: str | None, *, allow_similar: bool
 
         flushed = ledger.update(store, record_origins, f"gitcurator: origin {origin} of new skills")
         refresh_names_cache(repo)
-    for warning in flushed.warnings:
-        print(f"gitcurator: warning: {warning}", file=sys.stderr)
-    for line in refusal(similar):
-        print(f"gitcurator: warning: {line}; committed anyway (--allow-similar)", file=sys.stderr)
+    notes = [warning_line(w) for w in flushed.warnings]
+    notes += [
+        warning_line(f"{line}; committed anyway (--allow-similar)") for line in refusal(similar)
+    ]
     parts = [
         f"{plural(len(added), 'new skill')} ({origin})" if added else "",
         f"{len(edited)} edited" if edited else "",
         f"{len(removed)} removed" if removed else "",
     ]
-    print(f"committed {sha.decode()[:12]}: " + ", ".join(p for p in parts if p))
-    return EXIT_OK
+    text = f"committed {sha.decode()[:12]}: " + ", ".join(p for p in parts if p)
+    return Result(text=text, notes=tuple(notes))
 
 
 def _near_duplicates(

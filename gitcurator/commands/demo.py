@@ -2,65 +2,45 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
-import os
 import shlex
 import shutil
 import tempfile
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from datetime import datetime, timedelta
 from pathlib import Path
 
 from gitcurator.demo import catalogue as sample
+from gitcurator.demo.build import Built, StepFailed, build
 from gitcurator.errors import EXIT_OK, CuratorError
+from gitcurator.output import Result, failed, lines_of
 from gitcurator.render import plural
 from gitcurator.timeutil import format_time, moment_of
 
-# Who commits in the demo's history: the agent's learning loop, or the person.
-_PEOPLE = {
-    sample.AGENT: ("demo agent", "agent@demo.invalid"),
-    sample.USER: ("demo user", "you@demo.invalid"),
-    sample.HUB: ("demo user", "you@demo.invalid"),
-}
-_GIT_ENV = (
-    "GIT_AUTHOR_NAME",
-    "GIT_AUTHOR_EMAIL",
-    "GIT_AUTHOR_DATE",
-    "GIT_COMMITTER_NAME",
-    "GIT_COMMITTER_EMAIL",
-    "GIT_COMMITTER_DATE",
-)
 
-
-@dataclass(frozen=True, slots=True)
-class Built:
-    commits: int
-    events: int
-
-
-def demo(folder: Path | None, *, now: str | None) -> int:
+def demo(folder: Path | None, *, now: str | None) -> Result:
     """Build the sample library in `folder` (default: a new temporary folder), run a pass."""
     moment = moment_of(now)
     target, created = _target(folder)
     try:
         built = build(target, moment)
+    except StepFailed as exc:
+        _clear(target, created)
+        return exc.result
     except BaseException:
         _clear(target, created)  # leave the folder as we found it
         raise
-    print(_summary(target, built))
-    from gitcurator.commands.run import run
-    from gitcurator.output import emit
-
     stamp = format_time(moment)
-    print(f"\nrunning a curator pass as of {stamp}:\n")
-    code = emit(run(target, now=stamp, dry_run=False, consolidate=False))
-    if code != EXIT_OK:
-        print(f"\nthe pass failed (see above); the sample library stays in {target}")
-        return code
-    print(_next_steps(target, _newest_run(target), now))
-    return EXIT_OK
+    said = f"{_summary(target, built)}\n\nrunning a curator pass as of {stamp}:\n\n"
+    from gitcurator.commands.run import run
+
+    try:
+        ran = run(target, now=stamp, dry_run=False, consolidate=False)
+    except CuratorError as exc:
+        return failed(str(exc), code=exc.exit_code, text=said, notes=built.notes)
+    said += lines_of(ran.text)
+    if ran.code != EXIT_OK:
+        said += f"\nthe pass failed (see above); the sample library stays in {target}"
+        return Result(ran.code, text=said, notes=built.notes + ran.notes)
+    said += _next_steps(target, _newest_run(target), now)
+    return Result(text=said, notes=built.notes + ran.notes)
 
 
 def _target(folder: Path | None) -> tuple[Path, bool]:
@@ -92,88 +72,9 @@ def _clear(target: Path, created: bool) -> None:
             child.unlink(missing_ok=True)
 
 
-def build(target: Path, now: datetime) -> Built:
-    """Write, commit, pin and use the sample skills in `target`, dated back from `now`."""
-    from gitcurator.commands.commit import commit
-    from gitcurator.commands.init import init
-    from gitcurator.commands.provenance import pin
-
-    history = sample.commits(now)
-    first, rest = history[0], history[1:]
-    with _dated(first.origin, first.at):
-        _write(target, first.add)
-        init(target, quiet=True)  # the person's own skills start the repository
-    for step in rest:
-        with _dated(step.origin, step.at), _quiet():
-            _write(target, step.add)
-            _write(target, step.patch, patched=True)
-            commit(target, step.message, step.origin)
-    with _dated(sample.USER, now - timedelta(days=1)), _quiet():
-        pin(target, sample.PINNED)  # what a new user does before the first pass
-    events = sample.usage(now)
-    _record(target, events)
-    return Built(len(history), len(events))
-
-
-def _write(target: Path, skills: Sequence[sample.DemoSkill], patched: bool = False) -> None:
-    for skill in skills:
-        folder = target / skill.folder
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / "SKILL.md").write_text(sample.skill_md(skill, patched), encoding="utf-8")
-        for rel, text in skill.files.items():
-            path = folder / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-            if rel.startswith("scripts/"):
-                path.chmod(0o755)
-
-
-def _record(target: Path, events: Sequence[sample.Usage]) -> None:
-    """Record the usage the way an agent does, then fold it into the notes."""
-    from gitcurator.library import open_repo
-    from gitcurator.telemetry import ledger
-    from gitcurator.telemetry.recording import record
-
-    for event in events:
-        record(event.kind, [event.name], at=format_time(event.at), repo=target)
-    with open_repo(target) as repo:
-        ledger.flush(repo.store)
-
-
-@contextlib.contextmanager
-def _dated(origin: str, at: datetime) -> Iterator[None]:
-    """Commits made inside carry `at` and the identity of whoever `origin` says made them
-    (gitcurator's commits honour git's variables, as git's own do)."""
-    saved = {var: os.environ.get(var) for var in _GIT_ENV}
-    name, email = _PEOPLE[origin]
-    stamp = format_time(at)
-    os.environ.update(
-        GIT_AUTHOR_NAME=name,
-        GIT_AUTHOR_EMAIL=email,
-        GIT_AUTHOR_DATE=stamp,
-        GIT_COMMITTER_NAME=name,
-        GIT_COMMITTER_EMAIL=email,
-        GIT_COMMITTER_DATE=stamp,
-    )
-    try:
-        yield
-    finally:
-        for var, value in saved.items():
-            if value is None:
-                os.environ.pop(var, None)
-            else:
-                os.environ[var] = value
-
-
-@contextlib.contextmanager
-def _quiet() -> Iterator[None]:
-    """Hide the progress lines of the commands the demo replays (their errors still show)."""
-    with contextlib.redirect_stdout(io.StringIO()):
-        yield
-
-
 def _summary(target: Path, built: Built) -> str:
-    by_origin = {o: sum(s.origin == o for s in sample.SKILLS) for o in _PEOPLE}
+    origins = (sample.AGENT, sample.USER, sample.HUB)
+    by_origin = {o: sum(s.origin == o for s in sample.SKILLS) for o in origins}
     return (
         f"built a sample skill library in {target}\n"
         f"  {plural(len(sample.SKILLS), 'skill')}: {by_origin[sample.AGENT]} written by an "
@@ -194,7 +95,7 @@ def _newest_run(target: Path) -> str | None:
 
 
 def _next_steps(target: Path, run_id: str | None, now: str | None) -> str:
-    where = _quote(target)
+    where = shlex.quote(str(target))
     run = run_id or "RUN"
     replay = f" --now {now}" if now else ""  # judge states as of the demo's time
     report = f"curator/{run}:.curator/runs/{run}/REPORT.md"
@@ -215,7 +116,3 @@ def _next_steps(target: Path, run_id: str | None, now: str | None) -> str:
         ["", head, "", "next, try:"]
         + [f"  {command.ljust(width)}  # {why}" for command, why in steps]
     )
-
-
-def _quote(path: Path) -> str:
-    return shlex.quote(str(path))

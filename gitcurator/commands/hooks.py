@@ -8,8 +8,9 @@ import shutil
 import sys
 from pathlib import Path
 
-from gitcurator.errors import EXIT_OK, CuratorError
+from gitcurator.errors import CuratorError
 from gitcurator.library import open_repo
+from gitcurator.output import Result
 
 MARKER = "gitcurator pre-commit hook"
 
@@ -30,7 +31,7 @@ def hook_text(python: str) -> str:
     return text.replace('GITCURATOR_PYTHON=""', f'GITCURATOR_PYTHON="{python}"', 1)
 
 
-def install(start: Path, *, force: bool = False) -> int:
+def install(start: Path, *, force: bool = False) -> Result:
     """Write .git/hooks/pre-commit (or core.hooksPath's); keep a foreign hook unless forced."""
     with open_repo(start) as repo:
         hooks_dir = repo.store.hooks_dir()
@@ -43,8 +44,9 @@ def install(start: Path, *, force: bool = False) -> int:
             f"cannot install {target}: {exc.strerror or exc}; make {hooks_dir} a folder you "
             "can write (core.hooksPath in git's config sets it) and run this again"
         ) from None
-    print(f"installed {target}: commits of skills that fail validation are now refused")
-    return EXIT_OK
+    return Result(
+        text=f"installed {target}: commits of skills that fail validation are now refused"
+    )
 
 
 def _install(hooks_dir: Path, target: Path, force: bool) -> None:

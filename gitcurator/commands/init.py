@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
 from gitcurator.config import CONFIG_FILE, DEFAULT_CONFIG_TEXT, Config, parse_config
-from gitcurator.errors import EXIT_OK, NotARepository, UsageError, ValidationFailed
+from gitcurator.errors import EXIT_OK, NotARepository, UsageError
 from gitcurator.library import SkillsRepo, init_store, read_config
+from gitcurator.output import Result, failed, warning_line
 from gitcurator.render import findings_text, plural
 from gitcurator.skills.check_tree import check_tree
 from gitcurator.skills.document import find_skills
@@ -16,7 +16,7 @@ from gitcurator.store import Store
 from gitcurator.telemetry.names import refresh_names_cache
 
 
-def init(path: Path, *, verify: bool = True, quiet: bool = False) -> int:
+def init(path: Path, *, verify: bool = True, quiet: bool = False) -> Result:
     """Create or adopt the repository at `path`; validate and commit the skills found there."""
     path = path.absolute()
     if path.exists() and not path.is_dir():
@@ -28,13 +28,21 @@ def init(path: Path, *, verify: bool = True, quiet: bool = False) -> int:
     try:
         with store:
             if store.head_commit() is not None:
-                return _adopt(store, existing_config is None, quiet)
-            return _first_commit(store, created, verify, quiet)
+                result = _adopt(store, existing_config is None)
+            else:
+                result = _first_commit(store, created, verify)
     except BaseException:
-        if created:
-            # We made .git a moment ago and committed nothing: leave the folder as we found it.
-            shutil.rmtree(path / ".git", ignore_errors=True)
+        _undo(path, created)
         raise
+    if result.code != EXIT_OK:
+        _undo(path, created)
+    return Result(result.code, "" if quiet else result.text, None, result.notes)
+
+
+def _undo(path: Path, created: bool) -> None:
+    if created:
+        # We made .git a moment ago and committed nothing: leave the folder as we found it.
+        shutil.rmtree(path / ".git", ignore_errors=True)
 
 
 def _is_git_dir(folder: Path) -> bool:
@@ -77,41 +85,44 @@ def _refuse_nested(path: Path) -> None:
         )
 
 
-def _adopt(store: Store, needs_config: bool, quiet: bool) -> int:
+def _adopt(store: Store, needs_config: bool) -> Result:
     if not needs_config:
-        _say(quiet, f"{store.root} is already a skills repository; nothing to do")
-        return EXIT_OK
+        return Result(text=f"{store.root} is already a skills repository; nothing to do")
     store.commit_new_file(
         CONFIG_FILE,
         DEFAULT_CONFIG_TEXT.encode(),
         "gitcurator: add default configuration\n\nAdded by `gitcurator init`.\n",
     )
-    _say(quiet, f"adopted the repository {store.root}: added {CONFIG_FILE} in a new commit")
+    text = f"adopted the repository {store.root}: added {CONFIG_FILE} in a new commit"
     # The skills are already in history, so nothing is refused; but a person adopting a
     # repository should hear at once that some skills would fail the hook.
     config = parse_config((store.root / CONFIG_FILE).read_text(encoding="utf-8"))
     result = check_tree(store.worktree_tree(), skills_dir=config.skills_dir)
-    if result.errors:
-        print(
-            f"gitcurator: warning: {plural(result.errors, 'validation error')} in the adopted "
-            f"skills; see `gitcurator validate -C {store.root}` (the pre-commit hook will "
-            "refuse commits of those skills until they are fixed)",
-            file=sys.stderr,
-        )
-    return EXIT_OK
+    if not result.errors:
+        return Result(text=text)
+    return Result(
+        text=text,
+        notes=(
+            warning_line(
+                f"{plural(result.errors, 'validation error')} in the adopted skills; see "
+                f"`gitcurator validate -C {store.root}` (the pre-commit hook will refuse "
+                "commits of those skills until they are fixed)"
+            ),
+        ),
+    )
 
 
-def _first_commit(store: Store, created: bool, verify: bool, quiet: bool) -> int:
+def _first_commit(store: Store, created: bool, verify: bool) -> Result:
     scan = store.scan_worktree()
     config_path = store.root / CONFIG_FILE
     config = parse_config(config_path.read_text(encoding="utf-8")) if config_path.exists() else None
     skills_dir = config.skills_dir if config else ""
     result = check_tree(store.scan_tree(scan), skills_dir=skills_dir)
     if result.errors and verify:
-        print(findings_text(result.findings, show_warnings=False), file=sys.stderr)
-        raise ValidationFailed(
+        return failed(
             f"{plural(result.errors, 'error')} in {store.root}; nothing was written. "
-            "Fix them (see `gitcurator validate`) or run `gitcurator init --no-verify`"
+            "Fix them (see `gitcurator validate`) or run `gitcurator init --no-verify`",
+            notes=(findings_text(result.findings, show_warnings=False),),
         )
     if config is None:
         config_path.write_text(DEFAULT_CONFIG_TEXT, encoding="utf-8")
@@ -128,16 +139,9 @@ def _first_commit(store: Store, created: bool, verify: bool, quiet: bool) -> int
     store.commit_scan(scan, message)
     refresh_names_cache(SkillsRepo(store, config or Config()))
     verb = "created" if created else "initialised"
-    _say(quiet, f"{verb} skills repository {store.root} (branch {store.head_branch()})")
-    _say(
-        quiet,
+    return Result(
+        text=f"{verb} skills repository {store.root} (branch {store.head_branch()})\n"
         f"committed {plural(len(live), 'skill')}; validation: "
         f"{plural(result.errors, 'error')}, {plural(result.warnings, 'warning')}"
-        + (" (see `gitcurator validate`)" if result.findings else ""),
+        + (" (see `gitcurator validate`)" if result.findings else "")
     )
-    return EXIT_OK
-
-
-def _say(quiet: bool, text: str) -> None:
-    if not quiet:
-        print(text)

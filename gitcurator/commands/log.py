@@ -10,24 +10,20 @@ from pathlib import Path
 
 from gitcurator.audit.passes import read_trail
 from gitcurator.audit.trail import Entry
-from gitcurator.errors import EXIT_OK
 from gitcurator.library import open_repo
-from gitcurator.render import emit_json, name_list
+from gitcurator.output import Result
+from gitcurator.render import name_list
 
 
-def log(start: Path, *, as_json: bool) -> int:
-    """Print the audit trail, newest first."""
+def log(start: Path) -> Result:
+    """The audit trail, newest first."""
     with open_repo(start) as repo:
         entries = read_trail(repo.store)
-    if as_json:
-        emit_json([e.to_json() for e in entries])
-        return EXIT_OK
-    if not entries:
-        print("no curator activity yet (`gitcurator run` makes a pass)")
-        return EXIT_OK
-    for e in entries:
-        print(entry_line(e))
-    return EXIT_OK
+    if entries:
+        text = "\n".join(entry_line(e) for e in entries)
+    else:
+        text = "no curator activity yet (`gitcurator run` makes a pass)"
+    return Result(text=text, doc=[e.to_json() for e in entries])
 
 
 def entry_line(e: Entry) -> str:

@@ -8,7 +8,6 @@ meanwhile collides with what the pass did. Refusals change nothing at all.
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,10 +16,11 @@ from typing import Any
 from gitcurator.audit import trail, trailers
 from gitcurator.audit.passes import BRANCH_PREFIX, run_order
 from gitcurator.commands.moves import record_archives
-from gitcurator.errors import EXIT_OK, CuratorError
+from gitcurator.errors import CuratorError
 from gitcurator.library import open_repo
 from gitcurator.lifecycle.report import run_paths
-from gitcurator.render import emit_json, name_list, other_branch_note, plural
+from gitcurator.output import Result
+from gitcurator.render import name_list, other_branch_note, plural
 from gitcurator.store import branches, commits, graph
 from gitcurator.store.branches import branch_names
 from gitcurator.store.commits import CommitId, CommitInfo
@@ -39,6 +39,7 @@ class MergeResult:
     merged_commit: str
     fast_forward: bool
     archived: list[str]
+    warnings: tuple[str, ...] = ()  # the archive times could not all be recorded
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -50,7 +51,7 @@ class MergeResult:
         }
 
 
-def merge(start: Path, run: str | None, *, as_json: bool) -> int:
+def merge(start: Path, run: str | None) -> Result:
     """Merge the pass `run` (default: the newest one not merged yet) into the default branch."""
     with open_repo(start) as repo:
         store = repo.store
@@ -58,17 +59,18 @@ def merge(start: Path, run: str | None, *, as_json: bool) -> int:
         note = other_branch_note(result.target, store.head_branch())
         if note is None:
             refresh_names_cache(repo)
-        else:
-            print(note, file=sys.stderr)
-    if as_json:
-        emit_json(result.to_json())
-        return EXIT_OK
     how = "fast-forward" if result.fast_forward else f"merge commit {result.merged_commit[:12]}"
-    print(f"merged {result.branch} into {result.target} ({how})")
+    lines = [f"merged {result.branch} into {result.target} ({how})"]
     if result.archived:
-        print(f"archived {plural(len(result.archived), 'skill')}: {name_list(result.archived, 10)}")
-    print(f"undo with `gitcurator rollback {result.run_id}`")
-    return EXIT_OK
+        lines.append(
+            f"archived {plural(len(result.archived), 'skill')}: {name_list(result.archived, 10)}"
+        )
+    lines.append(f"undo with `gitcurator rollback {result.run_id}`")
+    return Result(
+        text="\n".join(lines),
+        doc=result.to_json(),
+        notes=result.warnings + ((note,) if note else ()),
+    )
 
 
 def merge_run(store: Store, run: str | None) -> MergeResult:
@@ -108,6 +110,13 @@ def merge_run(store: Store, run: str | None) -> MergeResult:
         f"{trailers.RUN}: {run_id}\n{trailers.MERGE}: {run_id}\n"
     )
     archived: list[str] = []
+    warnings: list[str] = []
+
+    def record_archive_times() -> None:
+        names, notes = _record_archived(store, run_id, pass_tip, own)
+        archived.extend(names)
+        warnings.extend(notes)
+
     new = branches.publish(
         store,
         target,
@@ -119,9 +128,11 @@ def merge_run(store: Store, run: str | None) -> MergeResult:
         fast_forward=pass_tip if fast_forward else None,
         reflog=f"gitcurator: merge run {run_id}",
         # a merged pass without its archive times: never
-        together=lambda: archived.extend(_record_archived(store, run_id, pass_tip, own)),
+        together=record_archive_times,
     ).commit
-    return MergeResult(run_id, branch, target, new.decode(), fast_forward, archived)
+    return MergeResult(
+        run_id, branch, target, new.decode(), fast_forward, archived, tuple(warnings)
+    )
 
 
 def _pick(store: Store, run: str | None, merged: AbstractSet[CommitId]) -> tuple[str, CommitId]:
@@ -149,9 +160,9 @@ def _pick(store: Store, run: str | None, merged: AbstractSet[CommitId]) -> tuple
 
 def _record_archived(
     store: Store, run_id: str, tip: CommitId, commits: list[CommitInfo]
-) -> list[str]:
+) -> tuple[list[str], tuple[str, ...]]:
     """Record `archived_at` (the pass's `now`) and `absorbed_into` of the skills the pass
-    archived or absorbed; returns the archived names."""
+    archived or absorbed; returns the archived names and the warnings to show."""
     logged = [trail.LoggedCommit(c.id.decode(), c.time, c.message) for c in commits]
     found = [p for p in trail.passes(logged) if p.run_id == run_id]
     archived_at: dict[str, str] = {}
@@ -171,8 +182,8 @@ def _record_archived(
             when = now or archived_at.get(t["skill"])
             if when:
                 archived_at[t["skill"]] = when
-    record_archives(store, archived_at, f"record the archives of run {run_id}", absorbed)
-    return sorted(archived_at)
+    warnings = record_archives(store, archived_at, f"record the archives of run {run_id}", absorbed)
+    return sorted(archived_at), warnings
 
 
 def _run_json(store: Store, tip: CommitId, run_id: str) -> dict[str, Any] | None:

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gitcurator.errors import EXIT_OK, CuratorError
+from gitcurator.errors import CuratorError
 from gitcurator.library import open_repo
-from gitcurator.render import emit_json
+from gitcurator.output import Result
 from gitcurator.skills.document import find_skills
 from gitcurator.skills.identity import identity
 from gitcurator.telemetry.events import invalid_name_hint
 from gitcurator.telemetry.names import known_names
 
 
-def resolve(start: Path, name: str, *, as_json: bool) -> int:
+def resolve(start: Path, name: str) -> Result:
     """Follow frontmatter names and absorbed names to the skill that answers for `name`."""
     with open_repo(start) as repo:
         target = known_names(repo).get(name)
@@ -33,13 +33,11 @@ def resolve(start: Path, name: str, *, as_json: bool) -> int:
         "state": "live" if live else "archived" if archived else "unknown",
         "via": "itself" if target == name else "alias",
     }
-    if as_json:
-        emit_json(doc)
-    elif live:
-        print(target if target == name else f"{name} -> {target} ({live.folder})")
+    if live:
+        text = target if target == name else f"{name} -> {target} ({live.folder})"
     else:
-        print(
+        text = (
             f"{name} -> {target}, which is archived at {doc['path']}; "
             f"`gitcurator restore {target}` brings it back"
         )
-    return EXIT_OK
+    return Result(text=text, doc=doc)

@@ -9,13 +9,13 @@ what is already undone. Telemetry is left as it is.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from gitcurator.audit import trail, trailers
-from gitcurator.errors import EXIT_OK, CuratorError, UsageError
+from gitcurator.errors import CuratorError, UsageError
 from gitcurator.library import open_repo
-from gitcurator.render import emit_json, name_list, other_branch_note, plural
+from gitcurator.output import Result
+from gitcurator.render import name_list, other_branch_note, plural
 from gitcurator.store import branches, commits, tree_merge
 from gitcurator.store.history import history_changes
 from gitcurator.store.repository import Store
@@ -31,8 +31,8 @@ def merged_passes(store: Store, branch: str) -> list[trail.Pass]:
     return trail.passes(logged)
 
 
-def list_rollbacks(start: Path, *, as_json: bool) -> int:
-    """Print the merged passes that are not (wholly) rolled back yet."""
+def list_rollbacks(start: Path) -> Result:
+    """The merged passes that are not (wholly) rolled back yet."""
     with open_repo(start) as repo:
         target = repo.store.default_branch()
         found = [
@@ -40,30 +40,26 @@ def list_rollbacks(start: Path, *, as_json: bool) -> int:
             for p in reversed(merged_passes(repo.store, target))
             if p.skill_commits and p.status != trail.ROLLED_BACK
         ]
-    if as_json:
-        emit_json(
-            [
-                {
-                    "run_id": p.run_id,
-                    "time": p.time,
-                    "status": p.status,
-                    "archived": p.archived,
-                    "commits": [c.commit for c in p.skill_commits if c.commit not in p.reverted],
-                }
-                for p in found
-            ]
-        )
-        return EXIT_OK
-    if not found:
-        print(f"no merged pass on {target} is left to roll back")
-        return EXIT_OK
-    for p in found:
-        names = name_list(p.archived) or "no skills archived"
-        print(f"{p.run_id}  {p.time}  {p.status}: {names}")
-    return EXIT_OK
+    doc = [
+        {
+            "run_id": p.run_id,
+            "time": p.time,
+            "status": p.status,
+            "archived": p.archived,
+            "commits": [c.commit for c in p.skill_commits if c.commit not in p.reverted],
+        }
+        for p in found
+    ]
+    lines = [
+        f"{p.run_id}  {p.time}  {p.status}: {name_list(p.archived) or 'no skills archived'}"
+        for p in found
+    ]
+    return Result(
+        text="\n".join(lines) or f"no merged pass on {target} is left to roll back", doc=doc
+    )
 
 
-def rollback(start: Path, run: str | None, commit: str | None, *, as_json: bool) -> int:
+def rollback(start: Path, run: str | None, commit: str | None) -> Result:
     """Revert a merged pass (or one commit of it) as one commit on the default branch."""
     if run is None and commit is None:
         raise UsageError("name the run to roll back (`gitcurator rollback --list` shows them)")
@@ -91,24 +87,18 @@ def rollback(start: Path, run: str | None, commit: str | None, *, as_json: bool)
         note = other_branch_note(target, store.head_branch())
         if note is None:
             refresh_names_cache(repo)
-        else:
-            print(note, file=sys.stderr)
-    if as_json:
-        emit_json(
-            {
-                "run_id": chosen.run_id,
-                "commit": new.decode(),
-                "reverted": [c.commit for c in undo],
-                "restored": restored,
-            }
-        )
-        return EXIT_OK
-    print(
+    doc = {
+        "run_id": chosen.run_id,
+        "commit": new.decode(),
+        "reverted": [c.commit for c in undo],
+        "restored": restored,
+    }
+    lines = [
         f"rolled back {plural(len(undo), 'commit')} of run {chosen.run_id} as {new.decode()[:12]}"
-    )
+    ]
     if restored:
-        print(f"restored {plural(len(restored), 'skill')}: {name_list(restored, 10)}")
-    return EXIT_OK
+        lines.append(f"restored {plural(len(restored), 'skill')}: {name_list(restored, 10)}")
+    return Result(text="\n".join(lines), doc=doc, notes=(note,) if note else ())
 
 
 def _choose(

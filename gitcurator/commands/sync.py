@@ -2,28 +2,27 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable
 from pathlib import Path
 
-from gitcurator.errors import EXIT_OK
 from gitcurator.library import open_repo
-from gitcurator.render import emit_json, name_list, plural
+from gitcurator.output import Progress, Result, warning_line
+from gitcurator.render import name_list, plural
 from gitcurator.sync.session import SyncResult
 from gitcurator.sync.session import sync as sync_with
 
 
-def sync(start: Path, remote: str, *, as_json: bool) -> int:
-    """Sync with `remote` (a configured name, a URL or a path) and print what happened."""
+def sync(start: Path, remote: str, *, progress: Progress | None = None) -> Result:
+    """Sync with `remote` (a configured name, a URL or a path): what happened, in words and
+    as a document; dulwich's own progress goes to `progress` as it comes."""
+    # No callback at all when nobody watches: dulwich then asks the remote to stay quiet.
+    shown = progress.write if progress is not None and progress.shown else None
     with open_repo(start) as repo:
-        result = sync_with(repo.store, remote, progress=_progress())
-    for warning in result.warnings:
-        print(f"gitcurator: warning: {warning}", file=sys.stderr)
-    if as_json:
-        emit_json(result.to_json())
-    else:
-        print("\n".join(summary(result)))
-    return EXIT_OK
+        result = sync_with(repo.store, remote, progress=shown)
+    return Result(
+        text="\n".join(summary(result)),
+        doc=result.to_json(),
+        notes=tuple(warning_line(w) for w in result.warnings),
+    )
 
 
 def summary(result: SyncResult) -> list[str]:
@@ -55,15 +54,3 @@ def summary(result: SyncResult) -> list[str]:
     if result.warnings:
         lines.append(f"{plural(len(result.warnings), 'warning')} (above)")
     return lines
-
-
-def _progress() -> Callable[[bytes], None] | None:
-    """dulwich's progress lines, for a person watching a terminal only."""
-    if not sys.stderr.isatty():
-        return None
-
-    def show(data: bytes) -> None:
-        sys.stderr.write(data.decode("utf-8", "replace"))
-        sys.stderr.flush()
-
-    return show

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from gitcurator.errors import EXIT_FAILURE, EXIT_OK, UsageError
 from gitcurator.library import open_repo
-from gitcurator.render import emit_json, findings_text, plural
+from gitcurator.output import Result
+from gitcurator.render import findings_text, plural
 from gitcurator.skills.check_tree import check_tree
 
 
@@ -20,8 +20,12 @@ def validate(
     staged: bool = False,
     as_json: bool = False,
     quiet: bool = False,
-) -> int:
-    """Validate the given paths (or every skill); exit 0 clean, 1 with errors."""
+) -> Result:
+    """Validate the given paths (or every skill); exit 0 clean, 1 with errors.
+
+    The findings and the summary are the text, on stdout when clean; with errors they go to
+    stderr, as a linter's do, so they are notes there (and `--json` shows only the document).
+    """
     with open_repo(start) as repo:
         tree = repo.store.staged_tree() if staged else repo.store.worktree_tree()
         only = None
@@ -32,9 +36,11 @@ def validate(
                 if missing:
                     raise UsageError(f"no such file or folder: {', '.join(missing)}")
         result = check_tree(tree, skills_dir=repo.config.skills_dir, strict=strict, only=only)
+    code = EXIT_FAILURE if result.errors else EXIT_OK
     if as_json:
-        emit_json(
-            {
+        return Result(
+            code,
+            doc={
                 "ok": result.errors == 0,
                 "mode": "strict" if strict else "default",
                 "source": "index" if staged else "worktree",
@@ -42,16 +48,15 @@ def validate(
                 "errors": result.errors,
                 "warnings": result.warnings,
                 "findings": [f.to_json() for f in result.findings],
-            }
+            },
         )
-    else:
-        text = findings_text(result.findings, show_warnings=not quiet)
-        if text:
-            print(text, file=sys.stderr if result.errors else sys.stdout)
-        summary = (
-            f"{plural(len(result.checked), 'skill')} checked"
-            f" ({'strict' if strict else 'default'} mode{', staged' if staged else ''}): "
-            f"{plural(result.errors, 'error')}, {plural(result.warnings, 'warning')}"
-        )
-        print(summary, file=sys.stderr if result.errors else sys.stdout)
-    return EXIT_FAILURE if result.errors else EXIT_OK
+    findings = findings_text(result.findings, show_warnings=not quiet)
+    summary = (
+        f"{plural(len(result.checked), 'skill')} checked"
+        f" ({'strict' if strict else 'default'} mode{', staged' if staged else ''}): "
+        f"{plural(result.errors, 'error')}, {plural(result.warnings, 'warning')}"
+    )
+    lines = [findings, summary] if findings else [summary]
+    if result.errors:
+        return Result(code, notes=tuple(lines))
+    return Result(code, text="\n".join(lines))

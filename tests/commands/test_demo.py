@@ -15,8 +15,6 @@ from support.repos import CliResult, git, run_cli
 
 from gitcurator.commands.demo import _target
 from gitcurator.demo import catalogue as sample
-from gitcurator.skills.identity import VALID_NAME
-from gitcurator.timeutil import parse_time
 
 NOW = "2026-11-30T09:00:00Z"
 ARCHIVED = {
@@ -197,30 +195,15 @@ def test_default_folder_is_a_new_temporary_one(
     assert list(folder.iterdir()) == []
 
 
-def test_catalogue_is_consistent() -> None:
-    names = [s.name for s in sample.SKILLS]
-    assert len(names) == len(set(names)) and all(VALID_NAME.fullmatch(n) for n in names)
-    assert 24 <= len(names) <= 48
-    assert sample.PINNED in names
-    for skill in sample.SKILLS:
-        assert skill.origin in (sample.AGENT, sample.USER, sample.HUB)
-        assert skill.title and skill.description and skill.intro
-        assert len(skill.steps) >= 3 and skill.pitfalls
-        assert skill.last is None or (skill.last < skill.born and skill.every > 0)
-        text = sample.skill_md(skill)
-        assert text.startswith(f"---\nname: {skill.name}\n")
-        for path in skill.files:
-            if path.startswith("references/"):
-                assert f"]({path})" in text
+def test_a_command_that_refuses_while_building_leaves_the_folder_empty(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(skill: sample.DemoSkill, patched: bool = False) -> str:
+        return "---\nname: Not_Valid\n---\n"
 
-
-def test_timeline_is_ordered_and_starts_with_the_users_skills() -> None:
-    now = parse_time(NOW)
-    history = sample.commits(now)
-    assert [c.at for c in history] == sorted(c.at for c in history)
-    assert history[0].origin == sample.USER
-    assert {s.name for c in history for s in c.add} == {s.name for s in sample.SKILLS}
-    born = {s.name: c.at for c in history for s in c.add}
-    events = sample.usage(now)
-    assert events == sample.usage(now)  # seeded: every demo is the same
-    assert all(born[e.name] < e.at <= now for e in events)
+    monkeypatch.setattr(sample, "skill_md", broken)
+    result = run_cli("demo", str(tmp_path))
+    assert result.code == 1 and result.out == ""
+    assert "error: Skill name 'Not_Valid' must be lowercase [name]" in result.err
+    assert result.err.rstrip().splitlines()[-1].startswith("gitcurator: error: ")
+    assert list(tmp_path.iterdir()) == []

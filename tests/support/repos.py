@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from gitcurator.cli import main
+
+# When the `dated_repo` fixture's library was committed: its skills' created_at.
+EPOCH = "2026-01-01T00:00:00Z"
 
 GOOD_SKILL = """\
 ---
@@ -53,18 +58,26 @@ def run_cli(*args: str, cwd: Path | None = None) -> CliResult:
     """Run gitcurator in this process (fast) and capture its exit code and output."""
     out, err = io.StringIO(), io.StringIO()
     old = Path.cwd()
-    code = 0
     try:
         if cwd:
             os.chdir(cwd)
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                main(list(args))
-            except SystemExit as exc:
-                code = exc.code if isinstance(exc.code, int) else 1
+            code = main(list(args))
     finally:
         os.chdir(old)
     return CliResult(code, out.getvalue(), err.getvalue())
+
+
+def cli_json(*args: str) -> Any:
+    """The JSON document a command prints with --json (it must succeed)."""
+    result = run_cli(*args, "--json")
+    assert result.code == 0, result
+    return json.loads(result.out)
+
+
+def last_trailers(repo: Path) -> list[str]:
+    """The trailer lines of the newest commit on HEAD."""
+    return git("log", "-1", "--format=%(trailers:only)", cwd=repo).stdout.split("\n")
 
 
 def run_process(

@@ -1,0 +1,47 @@
+"""`gitcurator list`: the skills with state, origin, pin and usage."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gitcurator.commands.skill_rows import load_rows
+from gitcurator.library import open_repo
+from gitcurator.lifecycle.inventory import SkillRow
+from gitcurator.output import Result
+
+
+def list_skills(start: Path, *, state: str | None, origin: str | None, now: str | None) -> Result:
+    """The skills (filtered by state and origin) as a table and as JSON rows."""
+    with open_repo(start) as repo:
+        loaded = load_rows(repo, now)
+    rows = [
+        r
+        for r in loaded.rows
+        if (not state or r.state == state) and (not origin or r.origin == origin)
+    ]
+    empty = "no skills match" if (state or origin) else "no skills yet"
+    text = table(rows) if rows else empty
+    return Result(text=text, doc=[r.to_json() for r in rows], notes=loaded.warnings)
+
+
+def table(rows: list[SkillRow]) -> str:
+    """One line per row under a header, columns padded to their widest cell."""
+    header = ("NAME", "STATE", "ORIGIN", "PIN", "USES", "VIEWS", "PATCHES", "LAST ACTIVE")
+    body = [
+        (
+            r.name,
+            r.state,
+            r.origin,
+            "yes" if r.pinned else "",
+            str(r.use_count),
+            str(r.view_count),
+            str(r.patch_count),
+            (r.last_activity_at or "-")[:10],
+        )
+        for r in rows
+    ]
+    widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
+    return "\n".join(
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+        for row in [header, *body]
+    )

@@ -1,0 +1,43 @@
+"""The one error handler: every exception becomes a message and an exit code."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from gitcurator.error_handler import guarded
+from gitcurator.errors import ConfigError, UsageError
+
+
+def _raise(exc: BaseException) -> int:
+    raise exc
+
+
+@pytest.mark.parametrize(
+    ("exc", "code", "line"),
+    [
+        (ConfigError("bad yaml"), 1, "gitcurator: error: bad yaml\n"),
+        (UsageError("bad flag"), 2, "gitcurator: error: bad flag\n"),
+        (KeyboardInterrupt(), 130, "gitcurator: interrupted\n"),
+    ],
+)
+def test_errors_and_interrupts(
+    capsys: pytest.CaptureFixture[str], exc: BaseException, code: int, line: str
+) -> None:
+    assert guarded(lambda: _raise(exc)) == code
+    assert capsys.readouterr() == ("", line)
+
+
+def test_a_bug_exits_3_with_a_crash_log(capsys: pytest.CaptureFixture[str]) -> None:
+    assert guarded(lambda: _raise(RuntimeError("kaboom"))) == 3
+    err = capsys.readouterr().err
+    assert err.startswith("gitcurator: internal error: RuntimeError: kaboom\n")
+    log = re.search(r"details: (\S+)", err)
+    assert log and "kaboom" in Path(log.group(1)).read_text()
+
+
+def test_the_code_of_a_command_that_returns(capsys: pytest.CaptureFixture[str]) -> None:
+    assert guarded(lambda: 1) == 1
+    assert capsys.readouterr() == ("", "")

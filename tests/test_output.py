@@ -1,0 +1,67 @@
+"""The one output module: notes on stderr, then the text or the JSON document on stdout."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gitcurator.output import Progress, Result, emit, failed, warning_line
+
+
+def test_notes_go_to_stderr_and_the_text_to_stdout(capsys: pytest.CaptureFixture[str]) -> None:
+    code = emit(Result(0, "a\nb", {"a": 1}, (warning_line("careful"), "note: see this")))
+    assert code == 0
+    assert capsys.readouterr() == ("a\nb\n", "gitcurator: warning: careful\nnote: see this\n")
+
+
+def test_json_is_the_document_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    assert emit(Result(1, "words", [{"x": "é"}]), as_json=True) == 1
+    out, err = capsys.readouterr()
+    assert json.loads(out) == [{"x": "é"}] and err == ""
+
+
+def test_a_command_without_a_document_shows_its_text_under_json(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    emit(Result(text="only words"), as_json=True)
+    assert capsys.readouterr().out == "only words\n"
+
+
+@pytest.mark.parametrize(("text", "shown"), [("", ""), ("x", "x\n"), ("x\n\n", "x\n\n")])
+def test_the_text_ends_with_one_newline_it_did_not_have(
+    capsys: pytest.CaptureFixture[str], text: str, shown: str
+) -> None:
+    emit(Result(text=text))
+    assert capsys.readouterr().out == shown
+
+
+def test_a_failure_reports_its_error_after_its_findings(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert emit(failed("2 errors; nothing was written", notes=("a.md:1: error: x [r]",))) == 1
+    assert capsys.readouterr().err == (
+        "a.md:1: error: x [r]\ngitcurator: error: 2 errors; nothing was written\n"
+    )
+
+
+def test_no_progress_in_a_pipe(capsys: pytest.CaptureFixture[str]) -> None:
+    progress = Progress()  # pytest captures stderr: not a terminal
+    progress.show("cluster 1 of 2")
+    progress.write(b"Counting objects: 3\r")
+    assert not progress.shown and capsys.readouterr().err == ""
+
+
+def test_progress_rewrites_one_status_line_and_keeps_the_last(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    progress = Progress()
+    progress.shown = True  # as at a terminal
+    progress.write(b"Counting objects: 3\r")
+    progress.show("cluster 1 of 2")
+    progress.show("cluster 2 of 2")
+    progress.done("2 clusters in 0.1 s")
+    assert capsys.readouterr().err == (
+        "Counting objects: 3\r\r\033[Kcluster 1 of 2\r\033[Kcluster 2 of 2"
+        "\r\033[K2 clusters in 0.1 s\n"
+    )
