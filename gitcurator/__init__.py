@@ -18,14 +18,14 @@ def record_use(*names: str, repo: str | os.PathLike[str] = ".", at: str | None =
     """Record that an agent loaded these skills (raises UnknownSkill; nothing recorded then)."""
     from gitcurator.telemetry.recording import record
 
-    record("use", names, at=at, repo=os.path.expanduser(repo))
+    record("use", names, at=at, repo=os.path.expanduser(repo), source="api")
 
 
 def record_view(*names: str, repo: str | os.PathLike[str] = ".", at: str | None = None) -> None:
     """Record that an agent opened these skills without using them."""
     from gitcurator.telemetry.recording import record
 
-    record("view", names, at=at, repo=os.path.expanduser(repo))
+    record("view", names, at=at, repo=os.path.expanduser(repo), source="api")
 
 
 def __getattr__(name: str) -> object:

@@ -24,7 +24,7 @@ def record_events(start: Path, kind: str, names: Sequence[str], at: str | None) 
     from gitcurator.telemetry.recording import record as record_in_journal
 
     try:
-        record_in_journal(kind, names, at=at, repo=start)
+        record_in_journal(kind, names, at=at, repo=start, source="cli")
     except FileNotFoundError:
         raise NotARepository(
             f"{start} is not inside a skills repository; run `gitcurator init {start}` first"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import signal
-import sys
 import threading
 from collections.abc import Iterator
 
@@ -32,7 +31,10 @@ def interrupts_deferred() -> Iterator[None]:
 
     def hold(signum: int, frame: object) -> None:
         if not caught:
-            print("gitcurator: finishing this step first, then stopping", file=sys.stderr)
+            # The one line a person sees while the step finishes; output.py does the writing.
+            from gitcurator.output import warn
+
+            warn("gitcurator: finishing this step first, then stopping")
         caught.append(signum)
 
     previous = signal.signal(signal.SIGINT, hold)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+from support.repos import run_cli
 
 from gitcurator.commands.record import record, record_events
 from gitcurator.errors import CuratorError, NotARepository
@@ -24,3 +26,17 @@ def test_an_unknown_name_is_an_error_naming_it(repo: Path) -> None:
 def test_outside_a_repository(tmp_path: Path) -> None:
     with pytest.raises(NotARepository, match=f"run `gitcurator init {tmp_path}` first"):
         record_events(tmp_path, "use", ["x"], None)
+
+
+def test_the_cli_and_the_api_say_who_recorded(repo: Path) -> None:
+    """Uses by source: `record use` counts as cli, gitcurator.record_use as api."""
+    import gitcurator
+
+    assert run_cli("record", "use", "pdf-extract", "-C", str(repo)).code == 0
+    gitcurator.record_use("pdf-extract", "helm-deploy", repo=repo)
+    assert run_cli("flush", "-C", str(repo)).code == 0
+    shown = json.loads(run_cli("show", "pdf-extract", "--json", "-C", str(repo)).out)
+    assert shown["use_count"] == 2
+    assert shown["sources"] == {"api": 1, "cli": 1}
+    other = json.loads(run_cli("show", "helm-deploy", "--json", "-C", str(repo)).out)
+    assert other["sources"] == {"api": 1}
