@@ -18,6 +18,8 @@ from gitcurator.statefiles import read_json, write_json
 FOLDER = "agents"
 HOOK_LOG = "hook.log"
 _CAP = 1 << 20
+# O_NOFOLLOW: a hook.log or .unknown symlinked elsewhere is never written through.
+_APPEND = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
 
 
 def folder(state: Path) -> Path:
@@ -36,7 +38,7 @@ def note_delivery(state: Path, agent: str, at: str, what: str, unknown: list[str
         with contextlib.suppress(FileNotFoundError):
             if path.stat().st_size > _CAP:
                 return
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        fd = os.open(path, _APPEND, 0o644)
         try:
             os.write(fd, "".join(f"{n}\n" for n in unknown).encode("utf-8", "replace"))
         finally:
@@ -69,7 +71,7 @@ def log_failure(state: Path | None, agent: str, at: str, message: str) -> None:
     with contextlib.suppress(FileNotFoundError):
         if path.stat().st_size > _CAP:
             os.replace(path, state / f"{HOOK_LOG}.1")
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    fd = os.open(path, _APPEND, 0o644)
     try:
         os.write(fd, line.encode("utf-8", "replace"))
     finally:

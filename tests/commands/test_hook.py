@@ -191,3 +191,20 @@ def test_the_hook_imports_no_click_dulwich_or_yaml(
     assert "gitcurator.agents.delivery" in imported, "importtime output is there to check"
     for heavy in ("click", "dulwich", "yaml"):
         assert f" {heavy}\n" not in imported and f" {heavy}." not in imported, heavy
+
+
+@pytest.mark.parametrize("name", ["hook.log", "journal.jsonl"])
+def test_a_state_file_symlinked_elsewhere_is_not_written_through(
+    claude: tuple[Path, str], tmp_path: Path, name: str
+) -> None:
+    skills, command = claude
+    victim = tmp_path / "victim"
+    victim.write_bytes(b"theirs\n")
+    state = skills / ".git" / "gitcurator"
+    state.mkdir(exist_ok=True)
+    (state / name).unlink(missing_ok=True)
+    (state / name).symlink_to(victim)
+    for stdin in (b"not json", json.dumps(skill_payload("pdf-extract", "toolu_s", tmp_path))):
+        done = run_hook(command, stdin)
+        assert (done.returncode, done.stdout) == (0, b"")
+    assert victim.read_bytes() == b"theirs\n"
