@@ -272,3 +272,19 @@ def test_ingest_outside_a_repository_and_a_missing_usage_file_exit_1(tmp_path: P
     assert run_cli("init", str(tmp_path / "lib"), "--quiet").code == 0
     done = run_cli("ingest", "hermes", "-C", str(tmp_path / "lib"))
     assert done.code == 1 and ".usage.json" in done.err
+
+
+def test_paths_no_file_can_have_skip_their_event_and_not_the_ingest(claude: Path) -> None:
+    # A NUL byte or a 300-character folder name in an agent's log made os.path.realpath raise
+    # ValueError and is_file raise ENAMETOOLONG: the ingest died with exit 3.
+    _transcript(
+        [
+            transcript_write_result(claude / "x\x00y" / "SKILL.md", "toolu_nul", T1, True),
+            transcript_write_result(claude / "pdf-extract" / ("b" * 300) / "x.md", "t_l", T1, True),
+            transcript_skill_line("a" * 300, "toolu_long", T1),
+            transcript_skill_line("pdf-extract", "toolu_ok", T2),
+        ]
+    )
+    done = run_cli("ingest", "claude-code", "-C", str(claude))
+    assert done.code == 0, done
+    assert _uses(claude) == {"pdf-extract": 1}
