@@ -288,3 +288,17 @@ def test_paths_no_file_can_have_skip_their_event_and_not_the_ingest(claude: Path
     done = run_cli("ingest", "claude-code", "-C", str(claude))
     assert done.code == 0, done
     assert _uses(claude) == {"pdf-extract": 1}
+
+
+def test_a_hermes_key_with_a_nul_byte_does_not_poison_every_later_flush(hermes: Path) -> None:
+    # Its `create` event reached the journal, and its note's tree entry (a NUL in a git tree
+    # name) made every flush after it fail with exit 3.
+    usage = json.loads((hermes / ".usage.json").read_text())
+    usage["evil\x00name"] = hermes_record(use_count=1, created_by="agent")
+    write_usage(hermes, usage)
+    done = run_cli("ingest", "hermes", "-C", str(hermes))
+    assert done.code == 0, done
+    assert _uses(hermes) == {"docker-build": 1, "pdf-extract": 3}
+    assert run_cli("record", "use", "pdf-extract", "-C", str(hermes)).code == 0
+    assert run_cli("flush", "-C", str(hermes)).code == 0
+    assert _uses(hermes)["pdf-extract"] == 4
