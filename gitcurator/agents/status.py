@@ -40,9 +40,17 @@ def note_delivery(state: Path, agent: str, at: str, what: str, unknown: list[str
                 return
         fd = os.open(path, _APPEND, 0o644)
         try:
-            os.write(fd, "".join(f"{n}\n" for n in unknown).encode("utf-8", "replace"))
+            os.write(fd, "".join(f"{_shown(n)}\n" for n in unknown).encode("utf-8", "replace"))
         finally:
             os.close(fd)
+
+
+def _shown(name: str) -> str:
+    """An unknown name as one safe line: an agent's name may hold a newline (two counts) or
+    a terminal escape (`connect --list` prints it), and be megabytes long."""
+    if not name.isprintable():
+        name = name.encode("unicode_escape").decode("ascii")
+    return name if len(name) <= 200 else name[:200] + "..."
 
 
 def last_event(state: Path, agent: str) -> dict[str, str] | None:

@@ -208,3 +208,15 @@ def test_a_state_file_symlinked_elsewhere_is_not_written_through(
         done = run_hook(command, stdin)
         assert (done.returncode, done.stdout) == (0, b"")
     assert victim.read_bytes() == b"theirs\n"
+
+
+def test_an_unknown_name_with_control_characters_is_listed_escaped_on_one_line(
+    claude: tuple[Path, str], tmp_path: Path
+) -> None:
+    _, command = claude
+    run_hook(command, json.dumps(skill_payload("evil\x1b[2J\x07name", "toolu_e", tmp_path)))
+    run_hook(command, json.dumps(skill_payload("x" * 5000, "toolu_x", tmp_path)))
+    listed = json.loads(run_cli("connect", "--list", "--json").out)[0]
+    assert listed["unknown"] == 2
+    assert set(listed["unknown_names"]) == {"evil\\x1b[2J\\x07name", "x" * 200 + "..."}
+    assert "\x1b" not in run_cli("connect", "--list").out
