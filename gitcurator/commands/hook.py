@@ -32,7 +32,7 @@ def parse_args(argv: list[str]) -> tuple[str, Path] | None:
         repo = Path(args[3])
     if args[1].startswith("-"):
         return None
-    return args[1], repo or Path.cwd()
+    return args[1], repo or Path()  # not Path.cwd(): a deleted cwd must not raise here
 
 
 def run(agent: str, repo: Path, stdin: Any = None) -> int:

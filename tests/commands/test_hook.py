@@ -220,3 +220,15 @@ def test_an_unknown_name_with_control_characters_is_listed_escaped_on_one_line(
     assert listed["unknown"] == 2
     assert set(listed["unknown_names"]) == {"evil\\x1b[2J\\x07name", "x" * 200 + "..."}
     assert "\x1b" not in run_cli("connect", "--list").out
+
+
+def test_a_hook_without_c_run_from_a_deleted_folder_exits_0(
+    claude: tuple[Path, str], tmp_path: Path
+) -> None:
+    _, command = claude
+    without_c = command.split(" -C ")[0]
+    gone = tmp_path / "gone"
+    payload = json.dumps(skill_payload("pdf-extract", "toolu_g", tmp_path))
+    done = run_hook(f"mkdir {gone} && cd {gone} && rmdir {gone} && {without_c}", payload)
+    assert (done.returncode, done.stdout) == (0, b"")
+    assert b"Traceback" not in done.stderr
