@@ -36,11 +36,11 @@ def connect(agent: str, library: Path | None, *, scope: str, mcp: bool, dry_run:
         if not changes:
             lines.append("  nothing to change: already connected")
         return Result(text="\n".join(lines), doc=_doc(plan, needs_init, dry_run=True))
+    entries = registry.load()  # a damaged registry refuses before any file is touched
     notes = list(plan.notes)
     if needs_init:
         notes += _init_library(agent, root)
     backups = [b for b in (settings_files.apply(e) for e in changes) if b is not None]
-    entries = registry.load()
     key = registry.key(agent, scope, root)
     _keep_added(plan, entries.get(key))
     entries[key] = {

@@ -335,3 +335,20 @@ def test_disconnect_leaves_the_folders_of_removed_settings_files_alone(tmp_path:
     assert run_cli("disconnect", "claude-code", cwd=project).code == 0
     assert not (project / ".mcp.json").exists()
     assert (project / "__pycache__" / "app.cpython-311.pyc").read_bytes() == b"theirs"
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [{}, {"agent": "claude-code", "scope": "user", "library": 5}, {"files": "abc"}],
+    ids=["empty", "library-not-a-path", "files-not-a-list"],
+)
+def test_a_damaged_registry_entry_is_a_clear_refusal_before_anything_is_written(
+    claude_home: Path, entry: dict[str, object]
+) -> None:
+    registry = Path.home() / ".config" / "gitcurator" / "connections.json"
+    registry.parent.mkdir(parents=True)
+    registry.write_text(json.dumps({"hand-edited": entry}))
+    for args in (["connect", "--list"], ["disconnect", "claude-code"], ["connect", "claude-code"]):
+        done = run_cli(*args)
+        assert done.code == 1 and "'hand-edited' is damaged" in done.err, (args, done)
+    assert json.loads((claude_home / "settings.json").read_text()) == THEIRS
