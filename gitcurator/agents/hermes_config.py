@@ -20,7 +20,7 @@ def parse(text: str | None, path: Path) -> dict[str, Any]:
     """The document (empty when absent); refuses invalid YAML or a non-mapping."""
     try:
         doc = yaml.safe_load(text or "") or {}
-    except yaml.YAMLError as exc:
+    except (yaml.YAMLError, RecursionError) as exc:  # RecursionError: nested thousands deep
         raise SettingsRefused(f"{path} is not valid YAML ({exc}); nothing changed") from None
     if not isinstance(doc, dict):
         raise SettingsRefused(f"{path} does not hold a YAML mapping; nothing changed")

@@ -91,6 +91,8 @@ def test_hermes_plugins_enabled_is_edited_line_by_line(
 def test_invalid_yaml_is_refused() -> None:
     with pytest.raises(SettingsRefused):
         hermes_config.with_plugin("plugins: [\n", P, "gitcurator")
+    with pytest.raises(SettingsRefused, match="not valid YAML"):  # was a RecursionError: exit 3
+        hermes_config.with_plugin("a: " + "[" * 50_000 + "]" * 50_000 + "\n", P, "gitcurator")
 
 
 def test_apply_backs_up_and_keeps_the_mode(tmp_path: Path) -> None:
