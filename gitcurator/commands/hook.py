@@ -75,7 +75,7 @@ def _record(agent: str, target: Any, data: bytes) -> None:
         return
     try:
         payload = json.loads(data)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
         status.log_failure(target.state, agent, now(), f"payload is not JSON ({exc})")
         return
     if not isinstance(payload, dict):

@@ -302,3 +302,27 @@ def test_a_hermes_key_with_a_nul_byte_does_not_poison_every_later_flush(hermes: 
     assert run_cli("record", "use", "pdf-extract", "-C", str(hermes)).code == 0
     assert run_cli("flush", "-C", str(hermes)).code == 0
     assert _uses(hermes)["pdf-extract"] == 4
+
+
+def test_a_line_nested_thousands_deep_is_skipped_like_any_damaged_line(claude: Path) -> None:
+    # json.loads raises RecursionError (not ValueError) on it: the ingest died with exit 3.
+    deep = '{"type": "assistant", "name": "Skill", "x": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    path = _transcript([transcript_skill_line("pdf-extract", "toolu_1", T1)])
+    path.write_text(deep + "\n" + path.read_text())
+    done = run_cli("ingest", "claude-code", "-C", str(claude))
+    assert done.code == 0, done
+    assert _uses(claude) == {"pdf-extract": 1}
+
+
+def test_codex_arguments_nested_thousands_deep_are_skipped(tmp_path: Path) -> None:
+    skills = Path.home() / ".agents" / "skills"
+    write_skill(skills, "pdf-extract")
+    assert run_cli("init", str(skills), "--quiet").code == 0
+    deep = rollout_shell(["cat", f"{skills}/pdf-extract/SKILL.md"], "call_deep", T1)
+    deep["payload"]["arguments"] = "[" * 100_000 + "]" * 100_000 + " SKILL.md"
+    lines = [deep, rollout_shell(["cat", f"{skills}/pdf-extract/SKILL.md"], "call_1", T1)]
+    log = tmp_path / "rollout-2026-09-01T10-00-00-s.jsonl"
+    log.write_text(jsonl(lines))
+    done = run_cli("ingest", "codex", "-C", str(skills), str(log))
+    assert done.code == 0, done
+    assert _uses(skills) == {"pdf-extract": 1}
