@@ -35,12 +35,22 @@ def note_delivery(state: Path, agent: str, at: str, what: str, unknown: list[str
         write_json(where / f"{agent}.json", {"last_event_at": at, "last_event": what})
     if unknown:
         path = where / f"{agent}.unknown"
+        size = 0
         with contextlib.suppress(FileNotFoundError):
-            if path.stat().st_size > _CAP:
-                return
+            size = path.stat().st_size
+        # A backfill brings its unknown loads at once: only what fits under the cap is kept.
+        lines, room = [], _CAP - size
+        for name in unknown:
+            line = f"{_shown(name)}\n".encode("utf-8", "replace")
+            room -= len(line)
+            if room < 0:
+                break
+            lines.append(line)
+        if not lines:
+            return
         fd = os.open(path, _APPEND, 0o644)
         try:
-            os.write(fd, "".join(f"{_shown(n)}\n" for n in unknown).encode("utf-8", "replace"))
+            os.write(fd, b"".join(lines))
         finally:
             os.close(fd)
 
