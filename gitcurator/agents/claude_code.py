@@ -136,7 +136,7 @@ def parse_line(raw: bytes) -> dict[str, Any] | None:
     """One JSON line as a dict, or None (not JSON, not an object)."""
     try:
         doc = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: a line nested thousands deep
         return None
     return doc if isinstance(doc, dict) else None
 

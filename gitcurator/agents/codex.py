@@ -154,7 +154,7 @@ def rollout_events(line: dict[str, Any], session_id: str, library: Library) -> I
         return
     try:
         args = json.loads(payload["arguments"])
-    except ValueError:
+    except (ValueError, RecursionError):
         return
     if not isinstance(args, dict):
         return

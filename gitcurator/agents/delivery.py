@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from gitcurator.agents import status
 from gitcurator.agents.events import AgentEvent, now
+from gitcurator.agents.paths import is_file
 from gitcurator.telemetry import journal, names_cache, recording
 from gitcurator.telemetry.events import MAX_EVENT_ID, event_line, invalid_name_hint
 from gitcurator.telemetry.gitdir import find_gitdir, read_head, state_dir
@@ -57,7 +58,7 @@ def resolve(target: Target, names: Sequence[str]) -> dict[str, str]:
     if known is None:
         return recording.rebuild_names(target.root, target.state, target.head)
     missing = [n for n in wanted if n not in known]
-    if any(_is_folder_name(n) and (target.root / n / "SKILL.md").is_file() for n in missing):
+    if any(_is_folder_name(n) and is_file(target.root / n / "SKILL.md") for n in missing):
         return recording.rebuild_names(target.root, target.state, target.head)
     return known
 

@@ -103,7 +103,7 @@ def read_usage(skills: Path) -> dict[str, Any]:
     """.usage.json as Hermes reads it: missing or broken means empty."""
     try:
         doc = json.loads((skills / USAGE_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return {}
     return doc if isinstance(doc, dict) else {}
 
@@ -145,7 +145,7 @@ def _resolved(result: object) -> str | None:
     """The canonical name skill_view's JSON result gives (None unless it succeeded)."""
     try:
         doc = json.loads(result) if isinstance(result, str) else result
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if isinstance(doc, dict) and doc.get("success") and isinstance(doc.get("name"), str):
         return str(doc["name"])

@@ -20,7 +20,7 @@ def parse(text: str | None, path: Path) -> dict[str, Any]:
     """The document (empty when absent); refuses invalid YAML or a non-mapping."""
     try:
         doc = yaml.safe_load(text or "") or {}
-    except yaml.YAMLError as exc:
+    except (yaml.YAMLError, RecursionError) as exc:  # RecursionError: nested thousands deep
         raise SettingsRefused(f"{path} is not valid YAML ({exc}); nothing changed") from None
     if not isinstance(doc, dict):
         raise SettingsRefused(f"{path} does not hold a YAML mapping; nothing changed")
@@ -85,13 +85,15 @@ def without_plugin(text: str | None, path: Path, name: str) -> str | None:
         return None
     lines = (text or "").splitlines(keepends=True)
     try:
-        at = _line(lines, r"\s*-\s*" + re.escape(name) + r"\s*(#.*)?", 0)
+        # The item under plugins.enabled, not the first `- name` of the file (another list
+        # may name it too).
+        key = _line(lines, r"\s+enabled:\s*(#.*)?", _line(lines, r"plugins:\s*(#.*)?", 0) + 1)
+        at = _line(lines, r"\s*-\s*" + re.escape(name) + r"\s*(#.*)?", key + 1)
     except LookupError:
         raise _refuse(path, "plugins.enabled is not a block list") from None
     del lines[at]
     rest = [n for n in current if n != name]
     if not rest:
-        key = max(i for i in range(at) if re.match(r"\s*enabled:\s*(#.*)?$", lines[i]))
         lines[key] = lines[key].rstrip("\n").replace("enabled:", "enabled: []", 1) + "\n"
     new = "".join(lines)
     expected = dict(doc)

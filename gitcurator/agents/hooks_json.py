@@ -23,8 +23,8 @@ def parse(text: str | None, path: Path) -> dict[str, Any]:
     if text is None or not text.strip():
         return {}
     try:
-        doc = json.loads(text)
-    except ValueError as exc:
+        doc = json.loads(text, parse_constant=_not_json, parse_float=_finite)
+    except (ValueError, RecursionError) as exc:  # RecursionError: nested thousands deep
         raise SettingsRefused(
             f"{path} is not valid JSON ({exc}); fix it (JSON allows no comments or trailing "
             "commas) and connect again; nothing changed"
@@ -32,6 +32,19 @@ def parse(text: str | None, path: Path) -> dict[str, Any]:
     if not isinstance(doc, dict):
         raise SettingsRefused(f"{path} does not hold a JSON object; nothing changed")
     return doc
+
+
+def _not_json(word: str) -> None:
+    # Python reads NaN and Infinity, JSON (and the agents reading the file back) do not.
+    raise ValueError(f"{word} is not JSON")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        # It would be written back as Infinity, which no JSON reader takes.
+        raise ValueError(f"{text} is too large a number to be kept as written")
+    return value
 
 
 def dump(doc: Mapping[str, Any]) -> str:

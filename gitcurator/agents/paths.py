@@ -13,6 +13,15 @@ _NOT_SKILLS = {"node_modules", "__pycache__", "venv"}
 _SKILL_MD_IN_TEXT = re.compile(r"""[^\s'"`;|&<>()=]*SKILL\.md""")
 
 
+def is_file(path: Path) -> bool:
+    """Whether `path` is a file; False too for a name the system refuses (an agent's path of
+    300 characters raises ENAMETOOLONG, which must not end a hook or an ingest)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 class Library:
     """A skills folder, known by the path it was given and the path it resolves to."""
 
@@ -23,8 +32,8 @@ class Library:
     def skill_of(self, path: str, cwd: str | None = None) -> tuple[str, bool] | None:
         """(skill folder name, whether `path` is its SKILL.md) for a file inside the library;
         None for a path outside it, under a dot-folder (.git, .archive) or in no skill."""
-        if not path:
-            return None
+        if not path or "\x00" in path or (cwd and "\x00" in cwd):
+            return None  # no file has such a name (and os.path.realpath raises on it)
         full = os.path.expanduser(path)
         if not os.path.isabs(full):
             if not cwd:
@@ -46,7 +55,7 @@ class Library:
             return (parts[-2], True) if len(parts) >= 2 else None
         # A support file: the nearest folder above it holding a SKILL.md.
         for depth in range(len(parts) - 1, 0, -1):
-            if (root.joinpath(*parts[:depth]) / SKILL_MD).is_file():
+            if is_file(root.joinpath(*parts[:depth]) / SKILL_MD):
                 return parts[depth - 1], False
         return None
 

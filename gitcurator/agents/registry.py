@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from gitcurator.errors import CuratorError
 from gitcurator.statefiles import read_json, write_atomic
 
 
@@ -27,9 +28,29 @@ def key(agent: str, scope: str, library: Path) -> str:
 
 
 def load() -> dict[str, dict[str, Any]]:
-    """Every connection (an unreadable registry reads as none)."""
+    """Every connection (an unreadable registry reads as none); a damaged entry is refused
+    with its name, since `disconnect` could not remove exactly what it added."""
     doc = read_json(path())
-    return {k: v for k, v in doc.items() if isinstance(v, dict)} if isinstance(doc, dict) else {}
+    if not isinstance(doc, dict):
+        return {}
+    for name, entry in doc.items():
+        if not _well_formed(entry):
+            raise CuratorError(
+                f"{path()}: the connection {name!r} is damaged (it needs agent, scope, library "
+                "and a list of files, each with a path); fix or remove that entry"
+            )
+    return doc
+
+
+def _well_formed(entry: object) -> bool:
+    if not isinstance(entry, dict):
+        return False
+    if not all(isinstance(entry.get(k), str) for k in ("agent", "scope", "library")):
+        return False
+    files = entry.get("files", [])
+    return isinstance(files, list) and all(
+        isinstance(f, dict) and isinstance(f.get("path"), str) for f in files
+    )
 
 
 def save(entries: dict[str, dict[str, Any]]) -> None:

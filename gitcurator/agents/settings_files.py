@@ -50,7 +50,9 @@ def read_text(path: Path, what: str) -> str | None:
         return None
     if not path.is_file():
         raise SettingsRefused(f"{path} is not a file; nothing changed")
-    if not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK):
+    real = Path(os.path.realpath(path))  # a symlinked file (dotfiles) is edited where it lives
+    writable = real.stat().st_mode & 0o222  # root's os.access ignores a chmod a-w
+    if not writable or not os.access(real, os.W_OK) or not os.access(real.parent, os.W_OK):
         raise SettingsRefused(
             f"{path} ({what}) is read-only; make it writable and connect again (nothing changed)"
         )
@@ -61,9 +63,15 @@ def read_text(path: Path, what: str) -> str | None:
 
 
 def backup_name(path: Path, now: datetime | None = None) -> Path:
-    """Where the file's previous version is kept: beside it, stamped."""
+    """Where the file's previous version is kept: beside it, stamped, never an older backup's
+    name (a connect and a disconnect in one second must both keep theirs)."""
     stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%S")
-    return path.with_name(f"{path.name}.gitcurator-{stamp}.bak")
+    backup = path.with_name(f"{path.name}.gitcurator-{stamp}.bak")
+    number = 1
+    while backup.exists() or backup.is_symlink():
+        number += 1
+        backup = path.with_name(f"{path.name}.gitcurator-{stamp}-{number}.bak")
+    return backup
 
 
 def apply(edit: FileEdit) -> Path | None:
@@ -77,10 +85,13 @@ def apply(edit: FileEdit) -> Path | None:
     if edit.new is None:
         edit.path.unlink(missing_ok=True)
         return backup
-    edit.path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = edit.path.with_name(f".{edit.path.name}.gitcurator-{os.getpid()}.tmp")
+    # Replacing a symlink would cut it off from the file it shares (a dotfiles repository):
+    # the new text goes where the link points.
+    target = Path(os.path.realpath(edit.path))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.gitcurator-{os.getpid()}.tmp")
     tmp.write_text(edit.new, encoding="utf-8")
-    if edit.path.exists():
-        shutil.copymode(edit.path, tmp)
-    os.replace(tmp, edit.path)
+    if target.exists():
+        shutil.copymode(target, tmp)
+    os.replace(tmp, target)
     return backup

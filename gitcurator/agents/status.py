@@ -18,6 +18,8 @@ from gitcurator.statefiles import read_json, write_json
 FOLDER = "agents"
 HOOK_LOG = "hook.log"
 _CAP = 1 << 20
+# O_NOFOLLOW: a hook.log or .unknown symlinked elsewhere is never written through.
+_APPEND = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
 
 
 def folder(state: Path) -> Path:
@@ -33,14 +35,32 @@ def note_delivery(state: Path, agent: str, at: str, what: str, unknown: list[str
         write_json(where / f"{agent}.json", {"last_event_at": at, "last_event": what})
     if unknown:
         path = where / f"{agent}.unknown"
+        size = 0
         with contextlib.suppress(FileNotFoundError):
-            if path.stat().st_size > _CAP:
-                return
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            size = path.stat().st_size
+        # A backfill brings its unknown loads at once: only what fits under the cap is kept.
+        lines, room = [], _CAP - size
+        for name in unknown:
+            line = f"{_shown(name)}\n".encode("utf-8", "replace")
+            room -= len(line)
+            if room < 0:
+                break
+            lines.append(line)
+        if not lines:
+            return
+        fd = os.open(path, _APPEND, 0o644)
         try:
-            os.write(fd, "".join(f"{n}\n" for n in unknown).encode("utf-8", "replace"))
+            os.write(fd, b"".join(lines))
         finally:
             os.close(fd)
+
+
+def _shown(name: str) -> str:
+    """An unknown name as one safe line: an agent's name may hold a newline (two counts) or
+    a terminal escape (`connect --list` prints it), and be megabytes long."""
+    if not name.isprintable():
+        name = name.encode("unicode_escape").decode("ascii")
+    return name if len(name) <= 200 else name[:200] + "..."
 
 
 def last_event(state: Path, agent: str) -> dict[str, str] | None:
@@ -69,7 +89,7 @@ def log_failure(state: Path | None, agent: str, at: str, message: str) -> None:
     with contextlib.suppress(FileNotFoundError):
         if path.stat().st_size > _CAP:
             os.replace(path, state / f"{HOOK_LOG}.1")
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    fd = os.open(path, _APPEND, 0o644)
     try:
         os.write(fd, line.encode("utf-8", "replace"))
     finally:

@@ -36,11 +36,11 @@ def connect(agent: str, library: Path | None, *, scope: str, mcp: bool, dry_run:
         if not changes:
             lines.append("  nothing to change: already connected")
         return Result(text="\n".join(lines), doc=_doc(plan, needs_init, dry_run=True))
+    entries = registry.load()  # a damaged registry refuses before any file is touched
     notes = list(plan.notes)
     if needs_init:
         notes += _init_library(agent, root)
     backups = [b for b in (settings_files.apply(e) for e in changes) if b is not None]
-    entries = registry.load()
     key = registry.key(agent, scope, root)
     _keep_added(plan, entries.get(key))
     entries[key] = {
@@ -65,8 +65,9 @@ def _keep_added(plan: Plan, previous: dict[str, Any] | None) -> None:
     before = {f["path"]: f for f in (previous or {}).get("files", [])}
     planned = {f["path"] for f in plan.files}
     for item in plan.files:
-        if before.get(item["path"], {}).get("added"):
-            item["added"] = True
+        for fact in ("added", "created"):  # a file an earlier connect created is still ours
+            if before.get(item["path"], {}).get(fact):
+                item[fact] = True
     plan.files += [f for path, f in before.items() if path not in planned]
 
 
@@ -232,7 +233,9 @@ def _remove_empty_plugin_folder(edits: list[settings_files.FileEdit]) -> None:
     import shutil
 
     for edit in edits:
-        if edit.new is None and edit.path.parent.is_dir():
+        # Only the plugin's folder is ours: a removed settings file's folder (~/.claude, a
+        # project holding .mcp.json) and its __pycache__ are the user's.
+        if edit.what == "hermes-plugin" and edit.new is None and edit.path.parent.is_dir():
             shutil.rmtree(edit.path.parent / "__pycache__", ignore_errors=True)
             if not any(edit.path.parent.iterdir()):
                 edit.path.parent.rmdir()

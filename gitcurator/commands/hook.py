@@ -32,7 +32,7 @@ def parse_args(argv: list[str]) -> tuple[str, Path] | None:
         repo = Path(args[3])
     if args[1].startswith("-"):
         return None
-    return args[1], repo or Path.cwd()
+    return args[1], repo or Path()  # not Path.cwd(): a deleted cwd must not raise here
 
 
 def run(agent: str, repo: Path, stdin: Any = None) -> int:
@@ -75,7 +75,7 @@ def _record(agent: str, target: Any, data: bytes) -> None:
         return
     try:
         payload = json.loads(data)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
         status.log_failure(target.state, agent, now(), f"payload is not JSON ({exc})")
         return
     if not isinstance(payload, dict):

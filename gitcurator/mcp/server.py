@@ -190,7 +190,10 @@ def _call(
         query, limit = args.get("query"), args.get("limit")
         if query is not None and not isinstance(query, str):
             raise Refused("list_skills: `query` must be a string")
-        if limit is not None and (not isinstance(limit, int) or limit < 1):
+        # bool is an int to Python: `"limit": true` must not mean one skill.
+        if limit is not None and (
+            not isinstance(limit, int) or isinstance(limit, bool) or limit < 1
+        ):
             raise Refused("list_skills: `limit` must be a whole number of at least 1")
         rows = service.list_skills(query, limit)
         return types.CallToolResult(

@@ -123,7 +123,13 @@ class SkillService:
 
     def event_id(self, request_id: object) -> str:
         """The event id of a request: one per session and request, never reused."""
-        return f"mcp-{self.session}-{request_id}"[: events.MAX_EVENT_ID]
+        event_id = f"mcp-{self.session}-{request_id}"
+        if len(event_id) > events.MAX_EVENT_ID:
+            # Cut short, two long request ids sharing a prefix would count as one load.
+            import hashlib
+
+            event_id = f"mcp-{self.session}-sha256:{hashlib.sha256(event_id.encode()).hexdigest()}"
+        return event_id
 
     # -- tools -------------------------------------------------------------------------------
 

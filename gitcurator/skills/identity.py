@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from gitcurator.skills.document import SkillLocation
 
 # The usage-record schema's rule for a skill name (the key of its record).
-VALID_NAME = re.compile(r"[^\sA-Z_/\\.-](?:-?[^\sA-Z_/\\.-])*")
+VALID_NAME = re.compile(r"[^\s\x00-\x1f\x7fA-Z_/\\.-](?:-?[^\s\x00-\x1f\x7fA-Z_/\\.-])*")
 
 
 def identity(location: SkillLocation) -> str:

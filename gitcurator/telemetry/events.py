@@ -22,7 +22,7 @@ class Event(NamedTuple):
 
 # The usage-record schema's rules for a skill name, a host id and a time, checked here so a
 # damaged line is skipped on reading instead of failing the notes write of a whole flush.
-_SKILL = re.compile(r"[^\sA-Z_/\\.-](?:-?[^\sA-Z_/\\.-])*")
+_SKILL = re.compile(r"[^\s\x00-\x1f\x7fA-Z_/\\.-](?:-?[^\s\x00-\x1f\x7fA-Z_/\\.-])*")
 HOST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 _TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 SOURCE = re.compile(r"[a-z][a-z0-9-]{0,31}")

@@ -30,10 +30,19 @@ class JournalError(Exception):
 
 def append(state: Path, line: bytes) -> None:
     """Append one line to the journal, safe against concurrent writers and a concurrent flush."""
-    state.mkdir(parents=True, exist_ok=True)
     path = state / JOURNAL
+    try:
+        state.mkdir(parents=True, exist_ok=True)
+        _append(path, line)
+    except OSError as exc:
+        why = "a symlink; gitcurator writes through none" if path.is_symlink() else exc.strerror
+        raise JournalError(f"{path}: cannot be written ({why})") from None
+
+
+def _append(path: Path, line: bytes) -> None:
     for _ in range(100):
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        # O_NOFOLLOW: a journal symlinked elsewhere must not have events written into its target.
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_SH)
             try:

@@ -91,6 +91,8 @@ def test_hermes_plugins_enabled_is_edited_line_by_line(
 def test_invalid_yaml_is_refused() -> None:
     with pytest.raises(SettingsRefused):
         hermes_config.with_plugin("plugins: [\n", P, "gitcurator")
+    with pytest.raises(SettingsRefused, match="not valid YAML"):  # was a RecursionError: exit 3
+        hermes_config.with_plugin("a: " + "[" * 50_000 + "]" * 50_000 + "\n", P, "gitcurator")
 
 
 def test_apply_backs_up_and_keeps_the_mode(tmp_path: Path) -> None:
@@ -100,3 +102,22 @@ def test_apply_backs_up_and_keeps_the_mode(tmp_path: Path) -> None:
     backup = apply(FileEdit(path, "{}\n", '{"a": 1}\n', "test"))
     assert backup is not None and backup.read_text() == "{}\n"
     assert path.read_text() == '{"a": 1}\n' and path.stat().st_mode & 0o777 == 0o600
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["[" * 100_000 + "]" * 100_000, '{"a": NaN}', '{"a": -Infinity}', '{"a": 1e999}'],
+    ids=["nested-deep", "nan", "infinity", "overflowing-number"],
+)
+def test_json_no_agent_reads_back_is_refused(text: str) -> None:
+    # Python's json reads these (or dies of recursion: exit 3); written back they would break
+    # the agent's settings file.
+    with pytest.raises(SettingsRefused, match="not valid JSON"):
+        hooks_json.parse(text, P)
+
+
+def test_hermes_disconnect_finds_its_item_under_plugins_enabled_only() -> None:
+    text = "other:\n- gitcurator\nplugins:\n  enabled:\n  - gitcurator\n"
+    assert hermes_config.without_plugin(text, P, "gitcurator") == (
+        "other:\n- gitcurator\nplugins:\n  enabled: []\n"
+    )

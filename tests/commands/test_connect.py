@@ -281,3 +281,74 @@ def test_the_hermes_plugin_records_through_the_python_api_as_hermes_loads_it(
         records = ledger.load(repo.store).records
     assert records["pdf-extract"].use_count == 1
     assert records["new-skill"].origin is not None
+
+
+def test_a_symlinked_settings_file_is_edited_where_it_points(
+    claude_home: Path, tmp_path: Path
+) -> None:
+    dotfiles = tmp_path / "dotfiles" / "claude-settings.json"
+    dotfiles.parent.mkdir()
+    dotfiles.write_text(json.dumps(THEIRS, indent=4))
+    link = claude_home / "settings.json"
+    link.unlink()
+    link.symlink_to(dotfiles)
+    assert run_cli("connect", "claude-code").code == 0
+    assert link.is_symlink(), "the link to the dotfiles stays a link"
+    assert " hook claude-code -C " in our_command(dotfiles)
+    assert run_cli("disconnect", "claude-code").code == 0
+    assert link.is_symlink() and json.loads(dotfiles.read_text()) == THEIRS
+
+
+def test_a_file_without_write_bits_is_refused_for_root_too(claude_home: Path) -> None:
+    settings = claude_home / "settings.json"
+    settings.chmod(stat.S_IRUSR | stat.S_IRGRP)
+    done = run_cli("connect", "claude-code")
+    assert done.code == 1 and "read-only" in done.err
+    assert json.loads(settings.read_text()) == THEIRS
+
+
+def test_a_connect_and_a_disconnect_in_one_second_both_keep_their_backups(
+    claude_home: Path,
+) -> None:
+    assert run_cli("connect", "claude-code").code == 0
+    assert run_cli("disconnect", "claude-code").code == 0
+    backups = sorted(claude_home.glob("settings.json.gitcurator-*.bak"))
+    assert len(backups) == 2
+    assert THEIRS in [json.loads(b.read_text()) for b in backups], "the original is kept"
+
+
+def test_a_file_connect_created_goes_after_a_second_connect_too() -> None:
+    write_skill(Path.home() / ".claude" / "skills", "pdf-extract")
+    assert run_cli("connect", "claude-code").code == 0
+    assert run_cli("connect", "claude-code").code == 0
+    assert run_cli("disconnect", "claude-code").code == 0
+    assert not (Path.home() / ".claude" / "settings.json").exists()
+
+
+def test_disconnect_leaves_the_folders_of_removed_settings_files_alone(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    write_skill(project / ".claude" / "skills", "pdf-extract")
+    (project / "__pycache__").mkdir()
+    (project / "__pycache__" / "app.cpython-311.pyc").write_bytes(b"theirs")
+    (Path.home() / ".claude").mkdir()
+    assert run_cli("connect", "claude-code", "--scope", "project", "--mcp", cwd=project).code == 0
+    assert run_cli("disconnect", "claude-code", cwd=project).code == 0
+    assert not (project / ".mcp.json").exists()
+    assert (project / "__pycache__" / "app.cpython-311.pyc").read_bytes() == b"theirs"
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [{}, {"agent": "claude-code", "scope": "user", "library": 5}, {"files": "abc"}],
+    ids=["empty", "library-not-a-path", "files-not-a-list"],
+)
+def test_a_damaged_registry_entry_is_a_clear_refusal_before_anything_is_written(
+    claude_home: Path, entry: dict[str, object]
+) -> None:
+    registry = Path.home() / ".config" / "gitcurator" / "connections.json"
+    registry.parent.mkdir(parents=True)
+    registry.write_text(json.dumps({"hand-edited": entry}))
+    for args in (["connect", "--list"], ["disconnect", "claude-code"], ["connect", "claude-code"]):
+        done = run_cli(*args)
+        assert done.code == 1 and "'hand-edited' is damaged" in done.err, (args, done)
+    assert json.loads((claude_home / "settings.json").read_text()) == THEIRS

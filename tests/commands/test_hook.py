@@ -191,3 +191,44 @@ def test_the_hook_imports_no_click_dulwich_or_yaml(
     assert "gitcurator.agents.delivery" in imported, "importtime output is there to check"
     for heavy in ("click", "dulwich", "yaml"):
         assert f" {heavy}\n" not in imported and f" {heavy}." not in imported, heavy
+
+
+@pytest.mark.parametrize("name", ["hook.log", "journal.jsonl"])
+def test_a_state_file_symlinked_elsewhere_is_not_written_through(
+    claude: tuple[Path, str], tmp_path: Path, name: str
+) -> None:
+    skills, command = claude
+    victim = tmp_path / "victim"
+    victim.write_bytes(b"theirs\n")
+    state = skills / ".git" / "gitcurator"
+    state.mkdir(exist_ok=True)
+    (state / name).unlink(missing_ok=True)
+    (state / name).symlink_to(victim)
+    for stdin in (b"not json", json.dumps(skill_payload("pdf-extract", "toolu_s", tmp_path))):
+        done = run_hook(command, stdin)
+        assert (done.returncode, done.stdout) == (0, b"")
+    assert victim.read_bytes() == b"theirs\n"
+
+
+def test_an_unknown_name_with_control_characters_is_listed_escaped_on_one_line(
+    claude: tuple[Path, str], tmp_path: Path
+) -> None:
+    _, command = claude
+    run_hook(command, json.dumps(skill_payload("evil\x1b[2J\x07name", "toolu_e", tmp_path)))
+    run_hook(command, json.dumps(skill_payload("x" * 5000, "toolu_x", tmp_path)))
+    listed = json.loads(run_cli("connect", "--list", "--json").out)[0]
+    assert listed["unknown"] == 2
+    assert set(listed["unknown_names"]) == {"evil\\x1b[2J\\x07name", "x" * 200 + "..."}
+    assert "\x1b" not in run_cli("connect", "--list").out
+
+
+def test_a_hook_without_c_run_from_a_deleted_folder_exits_0(
+    claude: tuple[Path, str], tmp_path: Path
+) -> None:
+    _, command = claude
+    without_c = command.split(" -C ")[0]
+    gone = tmp_path / "gone"
+    payload = json.dumps(skill_payload("pdf-extract", "toolu_g", tmp_path))
+    done = run_hook(f"mkdir {gone} && cd {gone} && rmdir {gone} && {without_c}", payload)
+    assert (done.returncode, done.stdout) == (0, b"")
+    assert b"Traceback" not in done.stderr

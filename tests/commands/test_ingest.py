@@ -272,3 +272,57 @@ def test_ingest_outside_a_repository_and_a_missing_usage_file_exit_1(tmp_path: P
     assert run_cli("init", str(tmp_path / "lib"), "--quiet").code == 0
     done = run_cli("ingest", "hermes", "-C", str(tmp_path / "lib"))
     assert done.code == 1 and ".usage.json" in done.err
+
+
+def test_paths_no_file_can_have_skip_their_event_and_not_the_ingest(claude: Path) -> None:
+    # A NUL byte or a 300-character folder name in an agent's log made os.path.realpath raise
+    # ValueError and is_file raise ENAMETOOLONG: the ingest died with exit 3.
+    _transcript(
+        [
+            transcript_write_result(claude / "x\x00y" / "SKILL.md", "toolu_nul", T1, True),
+            transcript_write_result(claude / "pdf-extract" / ("b" * 300) / "x.md", "t_l", T1, True),
+            transcript_skill_line("a" * 300, "toolu_long", T1),
+            transcript_skill_line("pdf-extract", "toolu_ok", T2),
+        ]
+    )
+    done = run_cli("ingest", "claude-code", "-C", str(claude))
+    assert done.code == 0, done
+    assert _uses(claude) == {"pdf-extract": 1}
+
+
+def test_a_hermes_key_with_a_nul_byte_does_not_poison_every_later_flush(hermes: Path) -> None:
+    # Its `create` event reached the journal, and its note's tree entry (a NUL in a git tree
+    # name) made every flush after it fail with exit 3.
+    usage = json.loads((hermes / ".usage.json").read_text())
+    usage["evil\x00name"] = hermes_record(use_count=1, created_by="agent")
+    write_usage(hermes, usage)
+    done = run_cli("ingest", "hermes", "-C", str(hermes))
+    assert done.code == 0, done
+    assert _uses(hermes) == {"docker-build": 1, "pdf-extract": 3}
+    assert run_cli("record", "use", "pdf-extract", "-C", str(hermes)).code == 0
+    assert run_cli("flush", "-C", str(hermes)).code == 0
+    assert _uses(hermes)["pdf-extract"] == 4
+
+
+def test_a_line_nested_thousands_deep_is_skipped_like_any_damaged_line(claude: Path) -> None:
+    # json.loads raises RecursionError (not ValueError) on it: the ingest died with exit 3.
+    deep = '{"type": "assistant", "name": "Skill", "x": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    path = _transcript([transcript_skill_line("pdf-extract", "toolu_1", T1)])
+    path.write_text(deep + "\n" + path.read_text())
+    done = run_cli("ingest", "claude-code", "-C", str(claude))
+    assert done.code == 0, done
+    assert _uses(claude) == {"pdf-extract": 1}
+
+
+def test_codex_arguments_nested_thousands_deep_are_skipped(tmp_path: Path) -> None:
+    skills = Path.home() / ".agents" / "skills"
+    write_skill(skills, "pdf-extract")
+    assert run_cli("init", str(skills), "--quiet").code == 0
+    deep = rollout_shell(["cat", f"{skills}/pdf-extract/SKILL.md"], "call_deep", T1)
+    deep["payload"]["arguments"] = "[" * 100_000 + "]" * 100_000 + " SKILL.md"
+    lines = [deep, rollout_shell(["cat", f"{skills}/pdf-extract/SKILL.md"], "call_1", T1)]
+    log = tmp_path / "rollout-2026-09-01T10-00-00-s.jsonl"
+    log.write_text(jsonl(lines))
+    done = run_cli("ingest", "codex", "-C", str(skills), str(log))
+    assert done.code == 0, done
+    assert _uses(skills) == {"pdf-extract": 1}

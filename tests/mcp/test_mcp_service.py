@@ -81,10 +81,20 @@ def test_a_load_whose_event_cannot_be_written_still_answers(served: Path) -> Non
 def test_event_ids_are_per_session_and_request_and_fit_the_journal(served: Path) -> None:
     with SkillService(served, session="abc") as service:
         assert service.event_id(12) == "mcp-abc-12"
-        assert len(service.event_id("x" * 500)) == events.MAX_EVENT_ID
+        long_ids = {service.event_id("x" * 500 + tail) for tail in "ab"}
+        assert len(long_ids) == 2, "long request ids that differ late stay apart"
+        assert all(len(i) <= events.MAX_EVENT_ID for i in long_ids)
 
 
 def test_list_skills_honours_the_limit(served: Path) -> None:
     with SkillService(served) as service:
         assert [r["name"] for r in service.list_skills(None, 2)] == ["big-dataset", "helm-deploy"]
         assert service.list_skills("sourdough starter", None) == []
+
+
+@pytest.mark.parametrize("limit", [True, False, 0, 1.5, "3"])
+def test_list_skills_refuses_a_limit_that_is_no_whole_number(served: Path, limit: object) -> None:
+    from gitcurator.mcp.server import _call
+
+    with SkillService(served) as service, pytest.raises(Refused, match="whole number"):
+        _call(service, "list_skills", {"limit": limit}, 1)

@@ -9,7 +9,7 @@ import pytest
 
 from gitcurator.statefiles import JOURNAL, SEGMENTS
 from gitcurator.telemetry import journal
-from gitcurator.telemetry.events import Event, event_line
+from gitcurator.telemetry.events import Event, event_line, parse_line
 
 
 def _append(state: Path, kind: str, *names: str, at: str = "2026-01-01T00:00:00Z") -> None:
@@ -151,3 +151,9 @@ def test_no_line_is_lost_or_torn_when_writers_race_a_rotating_flush(tmp_path: Pa
         seen += [n for e in events for n in e.names]
     assert len(journal.segment_files(state)) > 1, "the flush never rotated mid-run"
     assert sorted(seen) == sorted(f"w{w}-{i}" for w in range(writers) for i in range(per_writer))
+
+
+def test_a_line_naming_a_skill_with_a_control_character_is_skipped() -> None:
+    # No git tree entry may hold a NUL: such a name must never reach a flush's notes write.
+    for name in ("a\x00b", "a\x01b", "a\x7fb"):
+        assert parse_line(event_line("create", [name], "2026-09-01T10:00:00Z", "h1")) is None
