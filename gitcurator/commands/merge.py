@@ -16,6 +16,7 @@ from typing import Any
 from gitcurator.audit import trail, trailers
 from gitcurator.audit.passes import BRANCH_PREFIX, run_order
 from gitcurator.commands.moves import record_archives
+from gitcurator.curation.branch_verify import check_branch
 from gitcurator.errors import CuratorError
 from gitcurator.library import open_repo
 from gitcurator.lifecycle.report import run_paths
@@ -83,6 +84,8 @@ def merge_run(store: Store, run: str | None) -> MergeResult:
     merged = graph.ancestors(store, [tip])
     run_id, pass_tip = _pick(store, run, merged)
     branch = BRANCH_PREFIX + run_id
+    # Anyone can push a curator/* branch: only what a pass writes is merged as a pass.
+    check_branch(store, run_id, pass_tip, target, merged)
     bases = graph.merge_bases(store, tip, pass_tip, merged)
     if len(bases) != 1:
         raise CuratorError(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gitcurator.curation.branch_verify import branch_warning
 from gitcurator.library import open_repo
 from gitcurator.output import Progress, Result, warning_line
 from gitcurator.render import name_list, plural
@@ -18,6 +19,11 @@ def sync(start: Path, remote: str, *, progress: Progress | None = None) -> Resul
     shown = progress.write if progress is not None and progress.shown else None
     with open_repo(start) as repo:
         result = sync_with(repo.store, remote, progress=shown)
+        # Taken in as git would, but never left to look like a pass: merge will refuse it.
+        for branch in result.branches_fetched:
+            warning = branch_warning(repo.store, branch)
+            if warning is not None:
+                result.warnings.append(warning)
     return Result(
         text="\n".join(summary(result)),
         doc=result.to_json(),

@@ -1,0 +1,83 @@
+"""Verify a curator branch before it is merged or taken in: read its commits' changes from the
+store and ask `audit.branch_check` whether a pass could have written them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Set as AbstractSet
+from typing import Any
+
+from gitcurator.audit.branch_check import BranchFacts, CommitChange, branch_problem, refusal
+from gitcurator.audit.passes import BRANCH_PREFIX
+from gitcurator.errors import CuratorError
+from gitcurator.lifecycle.report import run_paths
+from gitcurator.store import Store, graph
+from gitcurator.store.commits import CommitId, CommitInfo, commit_tree_of
+from gitcurator.store.diff import diff_trees
+from gitcurator.store.trees import file_at
+
+
+def branch_facts(
+    store: Store, run_id: str, tip: CommitId, target: str, merged: AbstractSet[CommitId]
+) -> BranchFacts:
+    """The commits of curator/`run_id` short of `merged` (the default branch's history), with
+    what each changed, oldest first."""
+    own = list(reversed(graph.commits_between(store, tip, merged)))
+    related = bool(own) and any(p in merged for p in own[0].parents)
+    return BranchFacts(
+        BRANCH_PREFIX + run_id,
+        run_id,
+        target,
+        related,
+        [_change(store, c, run_id) for c in own],
+    )
+
+
+def check_branch(
+    store: Store, run_id: str, tip: CommitId, target: str, merged: AbstractSet[CommitId]
+) -> None:
+    """Raise CuratorError, naming the commit and the paths, unless every commit of the branch
+    is one a pass writes."""
+    problem = branch_problem(branch_facts(store, run_id, tip, target, merged))
+    if problem is not None:
+        raise CuratorError(refusal(BRANCH_PREFIX + run_id, problem))
+
+
+def branch_warning(store: Store, branch: str) -> str | None:
+    """A warning saying why `merge` would refuse the curator branch `branch`, or None (sync
+    takes such a branch in, as git would, and says so)."""
+    target = store.default_branch()
+    target_tip = store.branch_tip(target)
+    tip = store.branch_tip(branch)
+    if target_tip is None or tip is None:
+        return None
+    merged = graph.ancestors(store, [target_tip])
+    run_id = branch.removeprefix(BRANCH_PREFIX)
+    try:
+        problem = branch_problem(branch_facts(store, run_id, tip, target, merged))
+    except CuratorError as exc:  # e.g. an object the remote did not send: say, never stop
+        problem = str(exc)
+    if problem is None:
+        return None
+    return f"{branch} would be refused by `gitcurator merge`: {problem}"
+
+
+def _change(store: Store, c: CommitInfo, run_id: str) -> CommitChange:
+    parent_tree = commit_tree_of(store, c.parents[0]) if c.parents else None
+    diff = diff_trees(store, parent_tree, c.tree)
+    run_json: Any = None
+    path = run_paths(run_id)[1]
+    if path in diff.files:
+        try:
+            run_json = json.loads(file_at(store, c.id, path) or b"")
+        except ValueError:
+            run_json = None
+    return CommitChange(
+        c.id.decode(),
+        c.message,
+        len(c.parents),
+        dict(diff.files),
+        frozenset(diff.removed_dirs),
+        frozenset(diff.added_dirs),
+        run_json,
+    )
