@@ -22,7 +22,7 @@ def _on_branch(repo: Path, tip: str) -> None:
 
 
 def _branch_here(repo: Path) -> None:
-    git("branch", "-f", BRANCH, "HEAD", cwd=repo)
+    git("update-ref", f"refs/heads/{BRANCH}", "HEAD", cwd=repo)
     git("checkout", "-q", "main", cwd=repo)
 
 
@@ -37,8 +37,14 @@ def _refused(repo: Path, *expected: str) -> None:
     assert snapshot(repo) == before
 
 
-def _hand_commit(repo: Path, message: str) -> str:
-    return commit(repo, f"{message}\n\nCurator-Run: {RUN}\nCurator-Archived: pdf-extract")
+def _hand_commit_refused(repo: Path, *expected: str) -> None:
+    """Commit what is staged as an archive commit, point the curator branch at it: refused."""
+    message = (
+        f"curator: archive 1 unused skill\n\nCurator-Run: {RUN}\nCurator-Archived: pdf-extract"
+    )
+    commit(repo, message)
+    _branch_here(repo)
+    _refused(repo, *expected)
 
 
 def test_a_real_pass_still_merges(repo: Path) -> None:
@@ -50,38 +56,33 @@ def test_a_commit_that_git_rms_a_live_skill_is_refused(repo: Path) -> None:
     tip = make_pass(repo)
     _on_branch(repo, tip)
     git("rm", "-q", "-r", "devops/docker-build", cwd=repo)
-    _hand_commit(repo, "curator: archive 1 unused skill")
-    _branch_here(repo)
-    _refused(repo, "deletes live skills devops/docker-build")
+    _hand_commit_refused(repo, "deletes live skills devops/docker-build")
 
 
-def test_an_archive_commit_that_also_deletes_a_live_skill_is_refused(repo: Path) -> None:
+def _start_archiving_by_hand(repo: Path) -> None:
+    """On a new curator branch, pdf-extract moved to .archive/ as a pass moves it."""
     git("checkout", "-q", "-b", BRANCH, cwd=repo)
     (repo / ".archive").mkdir()
     git("mv", "pdf-extract", ".archive/pdf-extract", cwd=repo)
+
+
+def test_an_archive_commit_that_also_deletes_a_live_skill_is_refused(repo: Path) -> None:
+    _start_archiving_by_hand(repo)
     git("rm", "-q", "-r", "devops/k8s/helm-deploy", cwd=repo)
-    _hand_commit(repo, "curator: archive 1 unused skill")
-    git("checkout", "-q", "main", cwd=repo)
-    _refused(repo, "deletes live skills devops/k8s/helm-deploy")
+    _hand_commit_refused(repo, "deletes live skills devops/k8s/helm-deploy")
 
 
 def test_a_commit_that_edits_a_live_skill_is_refused(repo: Path) -> None:
     tip = make_pass(repo)
     _on_branch(repo, tip)
     (repo / "devops" / "docker-build" / "SKILL.md").write_text("---\nname: x\n---\nrm -rf /\n")
-    _hand_commit(repo, "curator: archive 1 unused skill")
-    _branch_here(repo)
-    _refused(repo, "devops/docker-build/SKILL.md")
+    _hand_commit_refused(repo, "devops/docker-build/SKILL.md")
 
 
 def test_a_moved_folder_whose_content_changed_is_refused(repo: Path) -> None:
-    git("checkout", "-q", "-b", BRANCH, cwd=repo)
-    (repo / ".archive").mkdir()
-    git("mv", "pdf-extract", ".archive/pdf-extract", cwd=repo)
+    _start_archiving_by_hand(repo)
     (repo / ".archive" / "pdf-extract" / "SKILL.md").write_text("gone\n")
-    _hand_commit(repo, "curator: archive 1 unused skill")
-    git("checkout", "-q", "main", cwd=repo)
-    _refused(repo, "deletes live skills pdf-extract")
+    _hand_commit_refused(repo, "deletes live skills pdf-extract")
 
 
 def test_a_commit_without_the_trailer_is_refused(repo: Path) -> None:
