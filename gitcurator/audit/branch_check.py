@@ -121,7 +121,8 @@ def _umbrella_problem(c: CommitChange, found: Mapping[str, list[str]]) -> str | 
         return problem
     name = found[trailers.UMBRELLA]
     folded = found.get(trailers.ABSORBED, [])
-    if len(name) != 1 or any(v.partition("->")[2].strip() != name[0] for v in folded):
+    # An umbrella folds at least one skill: without, it would be an edit of a live skill.
+    if len(name) != 1 or not folded or any(v.partition("->")[2].strip() != name[0] for v in folded):
         return f"commit {_short(c)} names no single umbrella for what it folds"
     if len(moved) != len(folded):
         return (

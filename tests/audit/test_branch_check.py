@@ -110,6 +110,10 @@ def test_what_a_pass_writes_passes() -> None:
         ((_umbrella(**{"other/SKILL.md": (SKILL, HELPER)}),), "no single umbrella SKILL.md"),
         ((_umbrella(**{"pdf/pdf-tools/r.md": (HELPER, SKILL)}),), "edits pdf/pdf-tools/r.md"),
         ((_umbrella(), _report([])), "lists other umbrellas than the commits"),
+        (
+            (_commit({"k8s/SKILL.md": (SKILL, HELPER)}, ["Curator-Umbrella: k8s"]),),
+            "names no single umbrella for what it folds",
+        ),
     ],
 )
 def test_anything_else_is_named(commits: tuple[CommitChange, ...], expected: str) -> None:
