@@ -15,7 +15,7 @@ from dulwich.object_store import commit_tree_changes, iter_tree_contents
 from dulwich.objects import Blob, ObjectID, Tree
 
 from gitcurator.errors import StoreError
-from gitcurator.statefiles import TREE_CACHE, read_json, state_folder, write_json
+from gitcurator.statefiles import TREE_CACHE, read_json, state_folder, write_cache_json
 from gitcurator.store.commits import CommitId, TreeId, commit_tree_of
 from gitcurator.store.diff import Entry, diff_trees
 from gitcurator.store.objects import FILE_MODE, TREE_MODE
@@ -61,7 +61,7 @@ def _read_tree_cache(path: Path) -> tuple[str | None, dict[str, Entry]]:
 
 
 def _write_tree_cache(path: Path, tree: str, entries: dict[str, Entry]) -> None:
-    write_json(
+    write_cache_json(
         path, {"tree": tree, "entries": {p: (s.decode(), m) for p, (s, m) in entries.items()}}
     )
 
