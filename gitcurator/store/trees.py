@@ -19,6 +19,7 @@ from gitcurator.statefiles import TREE_CACHE, read_json, state_folder, write_cac
 from gitcurator.store.commits import CommitId, TreeId, commit_tree_of
 from gitcurator.store.diff import Entry, diff_trees
 from gitcurator.store.objects import FILE_MODE, TREE_MODE
+from gitcurator.store.stale_locks import clears_stale_object_locks
 
 if TYPE_CHECKING:
     from gitcurator.store.repository import Store
@@ -109,6 +110,7 @@ def file_at(store: Store, commit: CommitId, path: str) -> bytes | None:
     return bytes(store.repo[sha].as_raw_string())
 
 
+@clears_stale_object_locks
 def edit_tree(
     store: Store,
     tree: TreeId,
@@ -135,6 +137,7 @@ def edit_tree(
     return commit_tree_changes(store.repo.object_store, tree, changes)
 
 
+@clears_stale_object_locks
 def replace_paths(store: Store, tree: TreeId, edits: Iterable[tuple[str, Entry | None]]) -> TreeId:
     """`tree` with paths set to stored entries or (None) removed whole; removals go first, so
     a file may become a folder."""
