@@ -38,7 +38,8 @@ def file_lock(
     or anything but a regular file at `path` is a StateFileError naming it and the fix.
     """
     ensure_folder(path.parent)
-    fd = open_regular(path, os.O_RDWR | os.O_CREAT)
+    # A shared lock needs no write access: a reader works on a lock file it may not write.
+    fd = open_regular(path, (os.O_RDONLY if shared else os.O_RDWR) | os.O_CREAT)
     try:
         _acquire(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX, path, wait, poll)
         yield fd

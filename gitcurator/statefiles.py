@@ -2,7 +2,9 @@
 
 Every name of a file in that folder is defined here, once. Everything there is a cache or
 per-clone state; a file that is missing or unreadable reads as None, so the caller rebuilds it
-instead of failing. Standard library only: the `record` hot path imports this module.
+instead of failing. Nothing there is written through a symlink or into anything but a regular
+file: a link planted there must not turn a write into one of the file it points to. Standard
+library only (and gitcurator.errors, which is): the `record` hot path imports this module.
 """
 
 from __future__ import annotations
@@ -133,7 +135,12 @@ def write_atomic(path: Path, text: str) -> None:
         raise unusable(path, None)
     tmp = temporary_path(path)
     data = text.encode("utf-8")
-    fd = open_regular(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _SAFE, 0o644)
+    except FileExistsError as exc:  # something planted at the temporary name
+        raise unusable(tmp, exc) from None
+    except OSError as exc:  # a read-only folder, a full disk: name the file, not the temporary
+        raise unusable(path, exc) from None
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
