@@ -46,3 +46,7 @@ class ValidationFailed(CuratorError):
 
 class StoreError(CuratorError):
     """The git repository is in a state gitcurator cannot work with."""
+
+
+class StateFileError(CuratorError):
+    """A file or folder under .git/gitcurator/ is a link, a folder, or cannot be written."""

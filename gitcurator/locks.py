@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from gitcurator.errors import CuratorError
-from gitcurator.statefiles import NOTES_LOCK, PASS_LOCK
+from gitcurator.statefiles import NOTES_LOCK, PASS_LOCK, ensure_folder, open_regular
 from gitcurator.timeutil import format_time, utc_now
 
 
@@ -34,10 +34,12 @@ def file_lock(
     """Hold an flock on `path` (created, with its folder, if missing); yield its descriptor.
 
     `wait` None blocks until the lock is free; a number of seconds gives up after that long
-    (0: one try) with LockBusy. The lock is released when the block ends.
+    (0: one try) with LockBusy. The lock is released when the block ends. A symlink, folder
+    or anything but a regular file at `path` is a StateFileError naming it and the fix.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    ensure_folder(path.parent)
+    # A shared lock needs no write access: a reader works on a lock file it may not write.
+    fd = open_regular(path, (os.O_RDONLY if shared else os.O_RDWR) | os.O_CREAT)
     try:
         _acquire(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX, path, wait, poll)
         yield fd

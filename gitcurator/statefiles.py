@@ -2,7 +2,9 @@
 
 Every name of a file in that folder is defined here, once. Everything there is a cache or
 per-clone state; a file that is missing or unreadable reads as None, so the caller rebuilds it
-instead of failing. Standard library only: the `record` hot path imports this module.
+instead of failing. Nothing there is written through a symlink or into anything but a regular
+file: a link planted there must not turn a write into one of the file it points to. Standard
+library only (and gitcurator.errors, which is): the `record` hot path imports this module.
 """
 
 from __future__ import annotations
@@ -10,9 +12,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from gitcurator.errors import StateFileError
 
 # The folder, in git's common dir: linked worktrees of one clone share it.
 STATE_DIR = "gitcurator"
@@ -66,14 +71,96 @@ def temporary_path(path: Path) -> Path:
     return path.with_name(f"{path.name}.{os.getpid()}.{os.urandom(6).hex()}.tmp")
 
 
+def ensure_folder(folder: Path) -> None:
+    """Create `folder` (and its parents) if missing; StateFileError naming it and the fix if
+    it cannot be (a file in its place, a read-only parent, a full disk)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise unusable(folder, exc, folder=True) from None
+
+
+# Never through a symlink: a link planted in .git/gitcurator would have gitcurator truncate or
+# write whatever it points to (as root: any file). O_NONBLOCK: a FIFO there must not hang us.
+_SAFE = os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+
+
+def open_regular(path: Path, flags: int, mode: int = 0o644) -> int:
+    """A descriptor on `path` opened with `flags`, never through a symlink and only if it is
+    a regular file; StateFileError naming the path and the fix otherwise."""
+    try:
+        fd = os.open(path, flags | _SAFE, mode)
+    except OSError as exc:
+        raise unusable(path, exc) from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise unusable(path, None)
+    return fd
+
+
+def unusable(path: Path, exc: OSError | None, *, folder: bool = False) -> StateFileError:
+    """The error for a state file (or `folder`) gitcurator cannot use: what is wrong, the fix."""
+    chain = [path, *path.parents] if folder else list(path.parents)
+    blocker = next((p for p in chain if p.exists() and not p.is_dir()), None)
+    if blocker is not None:
+        path, what = blocker, "a file where gitcurator needs a folder"
+    elif path.is_symlink():
+        what = "a symbolic link; gitcurator never writes its state through a link"
+        return StateFileError(f"{path} is {what}: remove the link (`rm {path}`) and run this again")
+    elif not folder and path.is_dir():
+        what = "a folder where gitcurator keeps a file"
+    elif path.exists() and exc is None:
+        what = "not a regular file"
+    else:
+        why = exc.strerror if exc is not None else "unknown"
+        return StateFileError(
+            f"{path} cannot be written ({why}); make {path.parent} writable (or free disk "
+            "space) and run this again"
+        )
+    return StateFileError(
+        f"{path} is {what}: move it aside (`mv {path} {path}.old`) and run this again"
+    )
+
+
 def write_atomic(path: Path, text: str) -> None:
-    """Replace `path` with `text` so readers see the old or the new file, never a half."""
+    """Replace `path` with `text` so readers see the old or the new file, never a half.
+
+    Neither the temporary file nor `path` is followed if it is a symlink: the link itself is
+    replaced by the new file.
+    """
     if _read_only:
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
+    ensure_folder(path.parent)
+    if path.is_dir() and not path.is_symlink():
+        raise unusable(path, None)
     tmp = temporary_path(path)
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    data = text.encode("utf-8")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _SAFE, 0o644)
+    except FileExistsError as exc:  # something planted at the temporary name
+        raise unusable(tmp, exc) from None
+    except OSError as exc:  # a read-only folder, a full disk: name the file, not the temporary
+        raise unusable(path, exc) from None
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+def write_cache(path: Path, text: str) -> None:
+    """write_atomic for a cache: one that cannot be written (a read-only or missing state
+    folder, a full disk) is skipped, so reading commands still work; it is rebuilt later."""
+    with contextlib.suppress(StateFileError, OSError):
+        write_atomic(path, text)
+
+
+def write_cache_json(path: Path, doc: object) -> None:
+    """write_json for a cache: skipped when it cannot be written (see write_cache)."""
+    write_cache(path, json.dumps(doc, separators=(",", ":")))
 
 
 def read_json(path: Path) -> Any:

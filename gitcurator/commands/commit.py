@@ -16,7 +16,7 @@ from gitcurator.skills.check_tree import check_tree
 from gitcurator.skills.document import SkillLocation, SkillParseError, find_skills, parse_skill_md
 from gitcurator.skills.files import FileTree
 from gitcurator.skills.identity import identity
-from gitcurator.statefiles import WORDS_CACHE, read_json, write_json
+from gitcurator.statefiles import WORDS_CACHE, read_json, write_cache_json
 from gitcurator.store import ObjectID, WorktreeChanges
 from gitcurator.telemetry import ledger
 from gitcurator.telemetry.names import refresh_names_cache
@@ -164,7 +164,7 @@ def _profiles(
         profiles.append(Profile(identity(loc), entry[0], entry[1]))
     kept.update(fresh)
     if kept.keys() != cache.keys():
-        write_json(path, kept)
+        write_cache_json(path, kept)
     return profiles
 
 

@@ -48,6 +48,8 @@ def purge(start: Path, days: float, *, now: str | None, dry_run: bool, yes: bool
     """Remove skills archived more than `days` ago, as one commit (only with `yes`)."""
     if not math.isfinite(days) or days < 0:  # nan would keep everything, silently
         raise UsageError("--older-than must be zero or more days")
+    if dry_run and yes:
+        raise UsageError("--dry-run and --yes contradict each other; give one of them")
     moment = moment_of(now)
     with open_repo(start) as repo:
         tip = tip_of(repo)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from dulwich.objects import Commit, ObjectID
 
 from gitcurator.errors import StoreError
+from gitcurator.store.stale_locks import clears_stale_object_locks
 from gitcurator.timeutil import format_time
 
 if TYPE_CHECKING:
@@ -54,6 +55,7 @@ def make_commit(store: Store, tree: TreeId, parents: list[CommitId], message: st
     return commit
 
 
+@clears_stale_object_locks
 def write_commit(store: Store, tree: TreeId, parents: list[CommitId], message: str) -> CommitId:
     """Store a commit object (no ref moves)."""
     commit = make_commit(store, tree, parents, message)

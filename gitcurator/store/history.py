@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from dulwich.objects import Commit, ObjectID
 
 from gitcurator.lifecycle.skill_history import CommitChanges, SkillHistory, fold_history
-from gitcurator.statefiles import HISTORY_CACHE, read_json, state_folder, write_atomic
+from gitcurator.statefiles import HISTORY_CACHE, read_json, state_folder, write_cache
 from gitcurator.store.commits import commit_tree_of
 from gitcurator.store.diff import Entry, TreeDiffer
 from gitcurator.timeutil import format_time
@@ -222,4 +222,4 @@ def _write_cache(path: Path, head: str, shallow: list[str], entries: Mapping[str
     # The cache only saves time: a read-only .git must not fail a reading command.
     with contextlib.suppress(OSError):
         # ASCII JSON: paths that are not UTF-8 travel as escaped surrogates.
-        write_atomic(path, json.dumps(doc, separators=(",", ":")))
+        write_cache(path, json.dumps(doc, separators=(",", ":")))

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from dulwich.objects import ObjectID, ShaFile
 
 from gitcurator.skills.files import MAX_LOADED_BYTES, FileEntry
+from gitcurator.store.stale_locks import clears_stale_object_locks
 
 if TYPE_CHECKING:
     from gitcurator.store.repository import Store
@@ -31,6 +32,7 @@ class ObjectBatch:
     def __contains__(self, sha: bytes) -> bool:
         return sha in self.objects
 
+    @clears_stale_object_locks
     def store_in(self, store: Store) -> None:
         """Write every held object into the repository, as one pack."""
         store.repo.object_store.add_objects([(o, None) for o in self.objects.values()])

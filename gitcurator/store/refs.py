@@ -12,6 +12,7 @@ from dulwich.refs import Ref
 
 from gitcurator.errors import CuratorError
 from gitcurator.store.commits import signature_of
+from gitcurator.store.stale_locks import STALE_LOCK_SECONDS, lock_age, lock_left
 
 if TYPE_CHECKING:
     from gitcurator.store.repository import Store
@@ -39,7 +40,8 @@ def move_ref(
         if old is None:
             return bool(refs.add_if_new(Ref(ref), new, committer=who, message=why))
         return bool(refs.set_if_equals(Ref(ref), old, new, committer=who, message=why))
-    except FileLocked:
+    except FileLocked as exc:
+        _raise_if_stale(exc)
         return False  # plain git holds the ref's lock: as good as moved
 
 
@@ -47,10 +49,20 @@ def set_ref(store: Store, ref: bytes, new: ObjectID) -> None:
     """Set a local ref unconditionally (the side refs mirror the remote; they hold no work)."""
     try:
         store.repo.refs[Ref(ref)] = new
-    except FileLocked:
+    except FileLocked as exc:
+        _raise_if_stale(exc)
         raise CuratorError(
             f"{ref.decode()} is locked by another git process; run `gitcurator sync` again"
         ) from None
+
+
+def _raise_if_stale(exc: FileLocked) -> None:
+    """A ref lock older than a minute is no live git's: say so and how to clear it, rather
+    than ask for a retry that would meet the same lock forever."""
+    error = lock_left(exc)
+    age = lock_age(error.lock)
+    if age is not None and age >= STALE_LOCK_SECONDS:
+        raise error from None
 
 
 def delete_ref(store: Store, ref: bytes) -> None:

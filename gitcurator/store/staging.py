@@ -24,6 +24,7 @@ from gitcurator.store.commits import make_commit
 from gitcurator.store.index import open_index, stat_unchanged
 from gitcurator.store.objects import EXEC_MODE, FILE_MODE, LINK_MODE, ObjectBatch, file_entry
 from gitcurator.store.refs import move_ref
+from gitcurator.store.stale_locks import clears_stale_object_locks
 from gitcurator.store.worktree import walk_worktree
 
 if TYPE_CHECKING:
@@ -134,6 +135,7 @@ def worktree_changes(store: Store, folders: set[str]) -> WorktreeChanges:
     return WorktreeChanges(changed, removed, batch)
 
 
+@clears_stale_object_locks
 def commit_scan(store: Store, scan: WorktreeScan, message: str) -> ObjectID:
     """Commit exactly the scanned files as the new tree of the checked-out branch.
 
@@ -154,6 +156,7 @@ def commit_scan(store: Store, scan: WorktreeScan, message: str) -> ObjectID:
     return commit.id
 
 
+@clears_stale_object_locks
 def commit_new_file(store: Store, path: str, data: bytes, message: str) -> ObjectID:
     """Write `path` to the work tree and commit it on top of HEAD, leaving all else as is."""
     parent = store.head_commit()
@@ -177,6 +180,7 @@ def commit_new_file(store: Store, path: str, data: bytes, message: str) -> Objec
     return commit.id
 
 
+@clears_stale_object_locks
 def commit_changes(store: Store, changes: WorktreeChanges, message: str) -> ObjectID:
     """Commit exactly these changes on top of HEAD and update their index entries."""
     parent = store.head_commit()

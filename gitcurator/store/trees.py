@@ -15,10 +15,11 @@ from dulwich.object_store import commit_tree_changes, iter_tree_contents
 from dulwich.objects import Blob, ObjectID, Tree
 
 from gitcurator.errors import StoreError
-from gitcurator.statefiles import TREE_CACHE, read_json, state_folder, write_json
+from gitcurator.statefiles import TREE_CACHE, read_json, state_folder, write_cache_json
 from gitcurator.store.commits import CommitId, TreeId, commit_tree_of
 from gitcurator.store.diff import Entry, diff_trees
 from gitcurator.store.objects import FILE_MODE, TREE_MODE
+from gitcurator.store.stale_locks import clears_stale_object_locks
 
 if TYPE_CHECKING:
     from gitcurator.store.repository import Store
@@ -61,7 +62,7 @@ def _read_tree_cache(path: Path) -> tuple[str | None, dict[str, Entry]]:
 
 
 def _write_tree_cache(path: Path, tree: str, entries: dict[str, Entry]) -> None:
-    write_json(
+    write_cache_json(
         path, {"tree": tree, "entries": {p: (s.decode(), m) for p, (s, m) in entries.items()}}
     )
 
@@ -109,6 +110,7 @@ def file_at(store: Store, commit: CommitId, path: str) -> bytes | None:
     return bytes(store.repo[sha].as_raw_string())
 
 
+@clears_stale_object_locks
 def edit_tree(
     store: Store,
     tree: TreeId,
@@ -135,6 +137,7 @@ def edit_tree(
     return commit_tree_changes(store.repo.object_store, tree, changes)
 
 
+@clears_stale_object_locks
 def replace_paths(store: Store, tree: TreeId, edits: Iterable[tuple[str, Entry | None]]) -> TreeId:
     """`tree` with paths set to stored entries or (None) removed whole; removals go first, so
     a file may become a folder."""

@@ -7,7 +7,7 @@ import os
 import re
 from pathlib import Path
 
-from gitcurator.statefiles import HOST_FILE, temporary_path
+from gitcurator.statefiles import HOST_FILE, ensure_folder, open_regular, temporary_path
 from gitcurator.telemetry.events import HOST_ID
 
 
@@ -15,7 +15,7 @@ def host_id(state: Path) -> str:
     """This clone's host id, chosen once (hostname plus random suffix) and kept in .git/."""
     path = state / HOST_FILE
     # A damaged id file (not UTF-8, not an id) is replaced below, never a reason to fail.
-    with contextlib.suppress(FileNotFoundError, UnicodeDecodeError):
+    with contextlib.suppress(FileNotFoundError, NotADirectoryError, UnicodeDecodeError):
         value = path.read_text(encoding="utf-8").strip()
         if HOST_ID.fullmatch(value):
             return value
@@ -24,10 +24,12 @@ def host_id(state: Path) -> str:
 
     base = re.sub(r"[^A-Za-z0-9._-]", "-", socket.gethostname())[:48] or "host"
     value = f"{base}-{secrets.token_hex(3)}"
-    state.mkdir(parents=True, exist_ok=True)
+    ensure_folder(state)
     tmp = temporary_path(path)
-    tmp.write_text(value + "\n", encoding="utf-8")
+    fd = open_regular(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
     try:
+        with os.fdopen(fd, "wb") as out:
+            out.write((value + "\n").encode("utf-8"))
         # link() fails if another process chose first; theirs wins and both agree.
         os.link(tmp, path)
     except FileExistsError:

@@ -14,7 +14,8 @@ import os
 import time
 from pathlib import Path
 
-from gitcurator.statefiles import JOURNAL, SEGMENT_SUFFIX, SEGMENTS
+from gitcurator.errors import StateFileError
+from gitcurator.statefiles import JOURNAL, SEGMENT_SUFFIX, SEGMENTS, ensure_folder, open_regular
 from gitcurator.telemetry.events import LINE_START, Event, parse_line
 
 # The flocks here are not gitcurator.locks.file_lock, on purpose: they are taken on the journal
@@ -32,17 +33,18 @@ def append(state: Path, line: bytes) -> None:
     """Append one line to the journal, safe against concurrent writers and a concurrent flush."""
     path = state / JOURNAL
     try:
-        state.mkdir(parents=True, exist_ok=True)
+        ensure_folder(state)
         _append(path, line)
+    except StateFileError as exc:
+        raise JournalError(str(exc)) from None
     except OSError as exc:
-        why = "a symlink; gitcurator writes through none" if path.is_symlink() else exc.strerror
-        raise JournalError(f"{path}: cannot be written ({why})") from None
+        raise JournalError(f"{path}: cannot be written ({exc.strerror})") from None
 
 
 def _append(path: Path, line: bytes) -> None:
     for _ in range(100):
-        # O_NOFOLLOW: a journal symlinked elsewhere must not have events written into its target.
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+        # Never through a symlink: events must not be written into a link's target.
+        fd = open_regular(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
         try:
             fcntl.flock(fd, fcntl.LOCK_SH)
             try:
@@ -89,7 +91,7 @@ def read_events(path: Path) -> tuple[list[Event], list[str]]:
     problems: list[str] = []
     try:
         data = path.read_bytes()
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # no journal, or no state folder
         return events, problems
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":

@@ -17,7 +17,8 @@ from gitcurator.statefiles import (
     RECORDS_CACHE,
     read_json,
     state_folder,
-    write_json,
+    unusable,
+    write_cache_json,
 )
 from gitcurator.store import ObjectID, Store
 from gitcurator.store.notes import (
@@ -120,6 +121,8 @@ class FlushResult:
 def flush(store: Store) -> FlushResult:
     """Fold the journal into the notes in one notes commit (crash-safe, exactly once)."""
     state = state_of(store)
+    if state.exists() and not state.is_dir():
+        raise unusable(state, None, folder=True)  # events recorded here could not be kept
     journal_file = state / JOURNAL
     if not journal.segment_files(state) and not (
         journal_file.exists() and journal_file.stat().st_size
@@ -278,7 +281,7 @@ def _read_cache(path: Path, key: str | None) -> Loaded | None:
 
 
 def _write_cache(path: Path, key: str | None, loaded: Loaded) -> None:
-    write_json(
+    write_cache_json(
         path,
         {
             "notes": key,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from gitcurator.library import SkillsRepo
 from gitcurator.skills.document import SkillParseError, find_skills, parse_skill_md
 from gitcurator.skills.identity import identity, name_map
-from gitcurator.statefiles import FRONTMATTER_NAMES_CACHE, read_json, write_json
+from gitcurator.statefiles import FRONTMATTER_NAMES_CACHE, read_json, write_cache_json
 
 
 def known_names(repo: SkillsRepo, include_worktree: bool = False) -> dict[str, str]:
@@ -34,7 +34,7 @@ def known_names(repo: SkillsRepo, include_worktree: bool = False) -> dict[str, s
         fresh[blob] = cache[blob]
         if fresh[blob] and fresh[blob] != identity(loc):
             frontmatter[loc.folder] = fresh[blob]
-    write_json(cache_path, fresh)
+    write_cache_json(cache_path, fresh)
     if include_worktree:
         tree = store.worktree_tree()
         locations += [

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gitcurator.statefiles import NAMES_CACHE, write_atomic
+from gitcurator.statefiles import NAMES_CACHE, write_cache
 
 
 def lookup(state: Path, head: str | None, names: list[str]) -> dict[str, str] | None:
@@ -21,7 +21,7 @@ def lookup(state: Path, head: str | None, names: list[str]) -> dict[str, str] | 
     """
     try:
         text = (state / NAMES_CACHE).read_text(encoding="utf-8")
-    except (FileNotFoundError, UnicodeDecodeError):
+    except (OSError, UnicodeDecodeError):
         return None  # no cache, or a damaged one: the caller rebuilds it
     if not text.startswith(f"head {head}\n"):
         return None
@@ -51,7 +51,7 @@ def write(state: Path, head: str | None, names: dict[str, str]) -> None:
     lines = [f"head {head}"] + [
         name if target == name else f"{name}\t{target}" for name, target in sorted(names.items())
     ]
-    write_atomic(state / NAMES_CACHE, "\n".join(lines) + "\n")
+    write_cache(state / NAMES_CACHE, "\n".join(lines) + "\n")
 
 
 def forget(state: Path) -> None:

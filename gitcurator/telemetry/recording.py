@@ -54,7 +54,8 @@ def record(
     missing = [n for n in names if n not in known]
     if missing:
         raise UnknownSkill(missing)
-    stamp = _canonical(at) if at else datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    stamp = now if at is None else _canonical(at)
     targets = [known[n] for n in names]
     journal.append(state, events.event_line(kind, targets, stamp, host_id(state), source, event_id))
     return targets
@@ -66,6 +67,9 @@ def _canonical(at: str) -> str:
     from gitcurator.errors import UsageError
     from gitcurator.timeutil import format_time, parse_time, utc_now
 
+    if not at.strip():
+        # An empty --at is a script's unset variable, not "now": say so rather than guess.
+        raise UsageError("--at is empty; give a UTC ISO-8601 time or leave --at out for now")
     moment = parse_time(at, "--at")
     # Last use keeps the newest time: one typo far in the future would keep a skill from ever
     # going stale, and only hand-editing the notes could undo it.

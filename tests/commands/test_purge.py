@@ -33,8 +33,11 @@ def test_purge_goes_by_archived_at_and_needs_yes(repo: Path) -> None:
     assert "kept .archive/devops/k8s/helm-deploy: no archived_at is recorded" in listed.out
     assert "--yes" in listed.out
     before = snapshot(repo)
-    dry = run_cli("purge", "--older-than", "60", "--now", now, "--dry-run", "--yes", "-C", r)
+    dry = run_cli("purge", "--older-than", "60", "--now", now, "--dry-run", "-C", r)
     assert dry.code == 0 and "nothing was written" in dry.out
+    assert snapshot(repo) == before
+    both = run_cli("purge", "--older-than", "60", "--now", now, "--dry-run", "--yes", "-C", r)
+    assert both.code == 2 and "--dry-run and --yes contradict" in both.err
     assert snapshot(repo) == before
     done = run_cli("purge", "--older-than", "60", "--now", now, "--yes", "--json", "-C", r)
     doc = json.loads(done.out)

@@ -158,6 +158,15 @@ def test_a_bad_at_is_a_usage_error_and_records_nothing(repo: Path) -> None:
     assert _counts(repo) == {}
 
 
+@pytest.mark.parametrize("at", [["--at", ""], ["--at="], ["--at", " "]])
+def test_an_empty_at_is_a_usage_error_naming_it(repo: Path, at: list[str]) -> None:
+    done = run_process("record", "use", "pdf-extract", *at, cwd=repo)
+    assert done.returncode == 2
+    assert "--at is empty" in done.stderr
+    assert _counts(repo) == {}
+    assert run_cli("record", "use", "pdf-extract", *at, "-C", str(repo)).code == 2
+
+
 @pytest.mark.parametrize("how", ["process (fast path)", "in-process CLI"])
 def test_unknown_name_exits_1_naming_it_and_records_nothing_of_that_call(
     repo: Path, how: str
