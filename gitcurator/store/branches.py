@@ -53,7 +53,14 @@ def _advance_branch(store: Store, branch: str, old: CommitId, new: CommitId, why
         if ref_value(store, ref) != old:
             raise _moved(branch)
         sync_worktree(store, old_tree, new_tree)
-    if not move_ref(store, ref, old, new, reflog=why):
+    try:
+        moved = move_ref(store, ref, old, new, reflog=why)
+    except BaseException:
+        # A lock left by a killed process raises: the work tree must not stay on `new`.
+        if checked_out:
+            sync_worktree(store, new_tree, old_tree)
+        raise
+    if not moved:
         if checked_out:
             sync_worktree(store, new_tree, old_tree)
         raise _moved(branch)

@@ -81,3 +81,14 @@ def test_a_stale_notes_lock_stops_the_flush_naming_it(repo: Path) -> None:
     assert f"the lock file {lock} is 90 minutes old and looks left by a killed process" in done.err
     lock.unlink()
     assert run_cli("flush", "-C", r).code == 0
+
+
+def test_a_stale_default_branch_lock_leaves_the_work_tree_as_it_was(repo: Path) -> None:
+    r = str(repo)
+    lock = _aged(repo / ".git" / "refs" / "heads" / "main.lock", 5)
+    done = run_cli("archive", "pdf-extract", "-C", r)
+    assert done.code == 1, done
+    assert f"`rm {lock}`" in done.err
+    assert git("status", "--porcelain", cwd=repo).stdout == ""
+    lock.unlink()
+    assert run_cli("archive", "pdf-extract", "-C", r).code == 0
