@@ -51,7 +51,9 @@ def run(agent: str, repo: Path, stdin: Any = None) -> int:
             return 0
         state = target.state
         if agent not in AGENTS:
-            status.log_failure(state, agent, now(), f"no hook for {agent!r} (known: {AGENTS})")
+            status.log_failure(
+                state, agent, now(), f"no hook for {agent!r} (known agents: {', '.join(AGENTS)})"
+            )
             return 0
         data = (stdin or sys.stdin.buffer).read(MAX_PAYLOAD + 1)
         if len(data) > MAX_PAYLOAD:

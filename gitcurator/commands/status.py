@@ -40,8 +40,9 @@ def status(start: Path, *, now: str | None) -> Result:
 
 def _text(doc: dict[str, Any], schedule: dict[str, Any]) -> str:
     lines = [
-        f"{doc['skills']} skills: " + ", ".join(f"{n} {s}" for s, n in doc["by_state"].items()),
-        "by origin: " + ", ".join(f"{n} {o}" for o, n in doc["by_origin"].items()),
+        f"{doc['skills']} skills: "
+        + (", ".join(f"{n} {s}" for s, n in doc["by_state"].items()) or "none yet"),
+        "by origin: " + (", ".join(f"{n} {o}" for o, n in doc["by_origin"].items()) or "none"),
         f"pinned: {doc['pinned']}",
         f"last pass: {_pass_line(doc['last_pass'])}",
         f"schedule: {'paused' if doc['paused'] else 'active'}"

@@ -232,3 +232,10 @@ def test_a_hook_without_c_run_from_a_deleted_folder_exits_0(
     done = run_hook(f"mkdir {gone} && cd {gone} && rmdir {gone} && {without_c}", payload)
     assert (done.returncode, done.stdout) == (0, b"")
     assert b"Traceback" not in done.stderr
+
+
+def test_an_agent_without_a_hook_is_logged_by_name(claude: tuple[Path, str]) -> None:
+    skills, command = claude
+    done = run_hook(command.replace("claude-code", "claude"), b"{}")
+    assert (done.returncode, done.stdout) == (0, b"")
+    assert "no hook for 'claude' (known agents: claude-code, codex)" in _log(skills)

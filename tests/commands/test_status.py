@@ -22,3 +22,10 @@ def test_status_counts_and_tops(dated_repo: Path) -> None:
     assert {"last_pass", "paused", "next_due", "by_state"} <= doc.keys()
     text = run_cli("status", "-C", r)
     assert "by origin: 2 agent, 1 user" in text.out
+
+
+def test_status_of_a_library_without_skills_says_so(tmp_path: Path) -> None:
+    assert run_cli("init", str(tmp_path), "-q").code == 0
+    result = run_cli("status", "-C", str(tmp_path))
+    assert result.code == 0, result
+    assert result.out.startswith("0 skills: none yet\nby origin: none\n")
