@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 import click
 
 from gitcurator import __version__
+from gitcurator.agents.events import AGENTS
 from gitcurator.error_handler import guarded
 from gitcurator.errors import EXIT_OK, EXIT_USAGE
 from gitcurator.output import Progress, emit
@@ -564,7 +565,7 @@ def mcp_(start: Path) -> int:
 
 # -- agents -------------------------------------------------------------------------------
 
-AGENT_NAMES = click.Choice(["claude-code", "codex", "hermes"])
+AGENT_NAMES = click.Choice(list(AGENTS))
 
 
 def _given_repo() -> Path | None:

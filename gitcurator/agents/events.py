@@ -9,7 +9,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import NamedTuple
 
-KINDS = ("use", "view", "create", "edit")
+# Every agent gitcurator connects, and those whose own hooks call `gitcurator hook` (Hermes
+# reports through its plugin and the Python API instead).
+AGENTS = ("claude-code", "codex", "hermes")
+HOOKED_AGENTS = ("claude-code", "codex")
 
 
 class AgentEvent(NamedTuple):

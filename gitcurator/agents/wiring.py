@@ -19,8 +19,6 @@ from gitcurator.agents import claude_code, codex, codex_config, hermes, hermes_c
 from gitcurator.agents.settings_files import FileEdit, SettingsRefused, read_text
 from gitcurator.errors import CuratorError, UsageError
 
-AGENTS = ("claude-code", "codex", "hermes")
-
 
 @dataclass(slots=True)
 class Plan:

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from gitcurator.agents import registry, settings_files, status
-from gitcurator.agents.wiring import AGENTS, Plan, default_library, plan_connect, plan_disconnect
+from gitcurator.agents.events import AGENTS
+from gitcurator.agents.wiring import Plan, default_library, plan_connect, plan_disconnect
 from gitcurator.errors import CuratorError, UsageError
 from gitcurator.output import Result
 from gitcurator.telemetry.gitdir import find_gitdir, state_dir

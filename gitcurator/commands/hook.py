@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-AGENTS = ("claude-code", "codex")
+from gitcurator.agents.events import HOOKED_AGENTS
+
 MAX_PAYLOAD = 32 << 20  # bytes; a Write of a huge file is still parsed, a runaway stream not
 
 
@@ -50,9 +51,12 @@ def run(agent: str, repo: Path, stdin: Any = None) -> int:
             status.log_failure(None, agent, now(), f"{repo} is not inside a skills repository")
             return 0
         state = target.state
-        if agent not in AGENTS:
+        if agent not in HOOKED_AGENTS:
             status.log_failure(
-                state, agent, now(), f"no hook for {agent!r} (known agents: {', '.join(AGENTS)})"
+                state,
+                agent,
+                now(),
+                f"no hook for {agent!r} (known agents: {', '.join(HOOKED_AGENTS)})",
             )
             return 0
         data = (stdin or sys.stdin.buffer).read(MAX_PAYLOAD + 1)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from gitcurator.agents import claude_code, codex, hermes, status
 from gitcurator.agents.delivery import Delivered, Target, deliver
-from gitcurator.agents.events import AgentEvent
+from gitcurator.agents.events import AGENTS, AgentEvent
 from gitcurator.agents.logs import FOLDER, Cursors, complete_lines
 from gitcurator.agents.paths import Library
 from gitcurator.errors import CuratorError, NotARepository, UsageError
@@ -25,7 +25,6 @@ from gitcurator.statefiles import read_json, write_json
 from gitcurator.telemetry import recording
 from gitcurator.timeutil import format_time, parse_time
 
-AGENTS = ("claude-code", "codex", "hermes")
 _BATCH = 20_000  # events delivered at once: memory stays flat however long the logs are
 _FOLD_EVERY = 50_000  # journal events folded into the notes while a long backfill goes on
 BASELINE = "hermes-baseline.json"

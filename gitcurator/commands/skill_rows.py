@@ -5,12 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from gitcurator.curation.pass_inputs import skill_rows_at
 from gitcurator.library import SkillsRepo
-from gitcurator.lifecycle.inventory import SkillRow, build_rows
+from gitcurator.lifecycle.inventory import SkillRow
 from gitcurator.output import warning_line
-from gitcurator.skills.document import find_skills
-from gitcurator.skills.identity import identity
-from gitcurator.store.history import skill_histories
 from gitcurator.telemetry import ledger
 from gitcurator.timeutil import moment_of
 
@@ -30,11 +28,6 @@ class LoadedRows:
 def load_rows(repo: SkillsRepo, now: str | None) -> LoadedRows:
     """Every committed skill (live and archived) joined with its record and its history."""
     moment = moment_of(now)
-    store = repo.store
-    locations = find_skills(store.head_paths(), repo.config.skills_dir)
-    loaded = ledger.load(store)
-    histories = skill_histories(
-        store, {loc.folder: identity(loc) for loc in locations}, repo.config.skills_dir
-    )
-    rows = build_rows(locations, loaded.records, histories, repo.config.curator, moment)
+    loaded = ledger.load(repo.store)
+    rows = skill_rows_at(repo, repo.store.head_paths(), loaded.records, moment)
     return LoadedRows(rows, loaded.problems, moment)

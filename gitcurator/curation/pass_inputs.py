@@ -8,7 +8,7 @@ beside the notes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -22,6 +22,7 @@ from gitcurator.skills.identity import identity
 from gitcurator.store import ObjectID, Store, branches, commits
 from gitcurator.store.history import skill_histories
 from gitcurator.telemetry import ledger
+from gitcurator.telemetry.records import UsageRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,12 +51,8 @@ def load_pass(repo: SkillsRepo, now: datetime) -> PassInputs:
         raise CuratorError(f"branch {branch} has no commits yet; run `gitcurator init` first")
     tree = commits.commit_tree_of(store, tip)
     entries = store.tree_entries(tree)
-    locations = find_skills(entries, config.skills_dir)
     loaded = ledger.load(store)
-    histories = skill_histories(
-        store, {loc.folder: identity(loc) for loc in locations}, config.skills_dir, head=tip
-    )
-    rows = build_rows(locations, loaded.records, histories, config.curator, now)
+    rows = skill_rows_at(repo, entries, loaded.records, now, head=tip)
     return PassInputs(
         now=now,
         config=config,
@@ -69,6 +66,25 @@ def load_pass(repo: SkillsRepo, now: datetime) -> PassInputs:
         read=store.read_blob,
         problems=tuple(loaded.problems),
     )
+
+
+def skill_rows_at(
+    repo: SkillsRepo,
+    paths: Iterable[str],
+    records: Mapping[str, UsageRecord],
+    now: datetime,
+    head: ObjectID | None = None,
+) -> list[SkillRow]:
+    """Every skill among `paths` (live and archived) joined with its record and its history
+    up to `head` (default HEAD): what a pass and the reading commands start from."""
+    locations = find_skills(paths, repo.config.skills_dir)
+    histories = skill_histories(
+        repo.store,
+        {loc.folder: identity(loc) for loc in locations},
+        repo.config.skills_dir,
+        head=head,
+    )
+    return build_rows(locations, records, histories, repo.config.curator, now)
 
 
 def free_run_id(store: Store, now: datetime) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.repos import git, run_cli, run_process, write_skill
+from support.repos import git, note_key, run_cli, run_process, write_skill
 
 from gitcurator import schemas
 from gitcurator.library import open_repo
@@ -51,21 +51,9 @@ def _notes_commits(repo: Path) -> int:
     return int(done.stdout) if done.returncode == 0 else 0
 
 
-def _git_key(repo: Path, name: str) -> str:
-    """The key blob id as plain git computes it (not through gitcurator)."""
-    return subprocess.run(
-        ["git", "hash-object", "--stdin"],
-        input=f"gitcurator skill {name}\n",
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-
-
 def _git_note(repo: Path, name: str) -> dict[str, Any]:
     """A skill's record read with `git notes show`, checked against the published schema."""
-    shown = git("notes", REF, "show", _git_key(repo, name), cwd=repo).stdout
+    shown = git("notes", REF, "show", note_key(repo, name), cwd=repo).stdout
     doc: dict[str, Any] = json.loads(shown)
     assert schemas.problems(doc, "usage-record") == []
     assert doc["skill"] == name
@@ -290,7 +278,7 @@ def test_git_notes_lists_one_note_per_skill_keyed_by_the_name_blob(repo: Path) -
     _record_all(repo)
     listed = git("notes", REF, "list", cwd=repo).stdout.split()
     annotated = set(listed[1::2])
-    assert annotated == {_git_key(repo, n) for n in SKILLS} == {key_id(n) for n in SKILLS}
+    assert annotated == {note_key(repo, n) for n in SKILLS} == {key_id(n) for n in SKILLS}
     assert {n: _note_total(_git_note(repo, n), "use_count") for n in SKILLS} == {
         "docker-build": 1,
         "helm-deploy": 2,
@@ -298,7 +286,7 @@ def test_git_notes_lists_one_note_per_skill_keyed_by_the_name_blob(repo: Path) -
     }
     # the annotated key blobs exist and say whose they are
     for name in SKILLS:
-        assert git("cat-file", "-p", _git_key(repo, name), cwd=repo).stdout == (
+        assert git("cat-file", "-p", note_key(repo, name), cwd=repo).stdout == (
             f"gitcurator skill {name}\n"
         )
 
@@ -352,7 +340,7 @@ def test_a_corrupt_record_is_reported_and_kept_aside_when_its_skill_is_next_flus
     repo: Path,
 ) -> None:
     _record_all(repo)
-    key = _git_key(repo, "pdf-extract")
+    key = note_key(repo, "pdf-extract")
     git("notes", REF, "add", "-f", "-m", "{bad", key, cwd=repo)
 
     loaded = _load(repo)
