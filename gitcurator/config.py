@@ -64,6 +64,7 @@ class LlmSettings:
 @dataclass(frozen=True, slots=True)
 class Config:
     skills_dir: str = ""
+    include: tuple[str, ...] = ()  # globs of dot-folders (under skills_dir) holding skills
     curator: CuratorPolicy = field(default_factory=CuratorPolicy)
     llm: LlmSettings = field(default_factory=LlmSettings)
 
@@ -94,13 +95,18 @@ def _build(doc: dict[str, Any], source: str) -> Config:
         raise ConfigError(
             f"{source}: skills_dir {skills_dir!r} must be a folder inside the repository"
         )
+    globs = [str(glob) for glob in doc.get("include") or ()]
+    if any(glob.startswith("/") or ".." in glob.split("/") for glob in globs):
+        raise ConfigError(f"{source}: include globs must name folders inside the library")
+    include = tuple(glob.strip("/") for glob in globs)
     policy = CuratorPolicy(**cur)
     if policy.archive_after_days < policy.stale_after_days:
         raise ConfigError(
             f"{source}: curator.archive_after_days ({policy.archive_after_days:g}) must not "
             f"be smaller than curator.stale_after_days ({policy.stale_after_days:g})"
         )
-    return Config(skills_dir=skills_dir, curator=policy, llm=LlmSettings(**(doc.get("llm") or {})))
+    llm = LlmSettings(**(doc.get("llm") or {}))
+    return Config(skills_dir=skills_dir, include=include, curator=policy, llm=llm)
 
 
 def _numbers(doc: dict[str, Any], source: str) -> dict[str, Any]:

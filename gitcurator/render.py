@@ -41,3 +41,22 @@ def name_list(names: Sequence[str], shown: int = 5) -> str:
     """`a, b, c and 7 more`: a pass may move hundreds of skills; the JSON lists them all."""
     more = len(names) - shown
     return ", ".join(names[:shown]) + (f" and {more} more" if more > 0 else "")
+
+
+def hidden_skills_note(hidden: Sequence[str], skills_dir: str = "") -> str | None:
+    """The warning for SKILL.md files skipped under dot-folders, with the `include:` to add."""
+    if not hidden:
+        return None
+    prefix = f"{skills_dir}/" if skills_dir else ""
+    folders = sorted({_dot_folder(h.removeprefix(prefix)) for h in hidden})
+    return (
+        f"{plural(len(hidden), 'SKILL.md file')} skipped under dot-folders "
+        f"({name_list(list(hidden), 3)}); gitcurator leaves dot-folders out, to curate them "
+        f"add `include: [{', '.join(folders)}]` to .gitcurator.yaml"
+    )
+
+
+def _dot_folder(path: str) -> str:
+    parts = path.split("/")
+    at = next(i for i, part in enumerate(parts) if part.startswith("."))
+    return "/".join(parts[: at + 1])

@@ -37,7 +37,7 @@ def commit(start: Path, message: str, origin: str | None, *, allow_similar: bool
     if not message.strip():
         raise UsageError("the commit message is empty; say what changed with -m")
     with open_repo(start) as repo:
-        store, skills_dir = repo.store, repo.config.skills_dir
+        store, skills_dir, include = repo.store, repo.config.skills_dir, repo.config.include
         branch = store.head_branch()
         if branch is None or branch.startswith("curator/"):
             # A person's commit on a review branch would be merged as part of the pass.
@@ -48,13 +48,15 @@ def commit(start: Path, message: str, origin: str | None, *, allow_similar: bool
             )
         tree = store.worktree_tree()
         head = store.head_entries()
-        live_now = [s for s in find_skills(tree.paths, skills_dir) if not s.archived]
-        live_head = [s for s in find_skills(head, skills_dir) if not s.archived]
+        live_now = [s for s in find_skills(tree.paths, skills_dir, include) if not s.archived]
+        live_head = [s for s in find_skills(head, skills_dir, include) if not s.archived]
         changes = store.worktree_changes({s.folder for s in live_now + live_head})
         if not changes.paths:
             return Result(text="no skill changes to commit")
         touched = [s for s in live_now if any(p.startswith(s.folder + "/") for p in changes.paths)]
-        result = check_tree(tree, skills_dir=skills_dir, only=[s.folder for s in touched])
+        result = check_tree(
+            tree, skills_dir=skills_dir, include=include, only=[s.folder for s in touched]
+        )
         if result.errors:
             return failed(
                 f"{plural(result.errors, 'error')} in the changed skills; nothing was committed",

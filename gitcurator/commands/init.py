@@ -9,8 +9,8 @@ from gitcurator.config import CONFIG_FILE, DEFAULT_CONFIG_TEXT, Config, parse_co
 from gitcurator.errors import EXIT_OK, NotARepository, UsageError
 from gitcurator.library import SkillsRepo, init_store, read_config
 from gitcurator.output import Result, failed, warning_line
-from gitcurator.render import findings_text, plural
-from gitcurator.skills.check_tree import check_tree
+from gitcurator.render import findings_text, hidden_skills_note, plural
+from gitcurator.skills.check_tree import CheckResult, check_tree
 from gitcurator.skills.document import find_skills
 from gitcurator.store import Store
 from gitcurator.telemetry.names import refresh_names_cache
@@ -97,12 +97,14 @@ def _adopt(store: Store, needs_config: bool) -> Result:
     # The skills are already in history, so nothing is refused; but a person adopting a
     # repository should hear at once that some skills would fail the hook.
     config = parse_config((store.root / CONFIG_FILE).read_text(encoding="utf-8"))
-    result = check_tree(store.worktree_tree(), skills_dir=config.skills_dir)
+    result = check_tree(store.worktree_tree(), skills_dir=config.skills_dir, include=config.include)
+    hidden = _hidden_notes(result, config.skills_dir)
     if not result.errors:
-        return Result(text=text)
+        return Result(text=text, notes=hidden)
     return Result(
         text=text,
         notes=(
+            *hidden,
             warning_line(
                 f"{plural(result.errors, 'validation error')} in the adopted skills; see "
                 f"`gitcurator validate -C {store.root}` (the pre-commit hook will refuse "
@@ -117,17 +119,19 @@ def _first_commit(store: Store, created: bool, verify: bool) -> Result:
     config_path = store.root / CONFIG_FILE
     config = parse_config(config_path.read_text(encoding="utf-8")) if config_path.exists() else None
     skills_dir = config.skills_dir if config else ""
-    result = check_tree(store.scan_tree(scan), skills_dir=skills_dir)
+    include = config.include if config else ()
+    result = check_tree(store.scan_tree(scan), skills_dir=skills_dir, include=include)
+    hidden = _hidden_notes(result, skills_dir)
     if result.errors and verify:
         return failed(
             f"{plural(result.errors, 'error')} in {store.root}; nothing was written. "
             "Fix them (see `gitcurator validate`) or run `gitcurator init --no-verify`",
-            notes=(findings_text(result.findings, show_warnings=False),),
+            notes=(*hidden, findings_text(result.findings, show_warnings=False)),
         )
     if config is None:
         config_path.write_text(DEFAULT_CONFIG_TEXT, encoding="utf-8")
         scan.add(str(config_path), CONFIG_FILE)
-    skills = find_skills((f.path for f in scan.files), skills_dir)
+    skills = find_skills((f.path for f in scan.files), skills_dir, include)
     live = [s for s in skills if not s.archived]
     categories = {s.category for s in live if s.category}
     message = (
@@ -143,5 +147,11 @@ def _first_commit(store: Store, created: bool, verify: bool) -> Result:
         text=f"{verb} skills repository {store.root} (branch {store.head_branch()})\n"
         f"committed {plural(len(live), 'skill')}; validation: "
         f"{plural(result.errors, 'error')}, {plural(result.warnings, 'warning')}"
-        + (" (see `gitcurator validate`)" if result.findings else "")
+        + (" (see `gitcurator validate`)" if result.findings else ""),
+        notes=hidden,
     )
+
+
+def _hidden_notes(result: CheckResult, skills_dir: str) -> tuple[str, ...]:
+    note = hidden_skills_note(result.hidden, skills_dir)
+    return (warning_line(note),) if note else ()

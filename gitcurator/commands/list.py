@@ -7,13 +7,18 @@ from pathlib import Path
 from gitcurator.commands.skill_rows import load_rows
 from gitcurator.library import open_repo
 from gitcurator.lifecycle.inventory import SkillRow
-from gitcurator.output import Result
+from gitcurator.output import Result, warning_line
+from gitcurator.render import hidden_skills_note
+from gitcurator.skills.document import hidden_skill_files
 
 
 def list_skills(start: Path, *, state: str | None, origin: str | None, now: str | None) -> Result:
     """The skills (filtered by state and origin) as a table and as JSON rows."""
     with open_repo(start) as repo:
         loaded = load_rows(repo, now)
+        config = repo.config
+        hidden = hidden_skill_files(repo.store.head_entries(), config.skills_dir, config.include)
+    note = hidden_skills_note(hidden, config.skills_dir)
     rows = [
         r
         for r in loaded.rows
@@ -21,7 +26,8 @@ def list_skills(start: Path, *, state: str | None, origin: str | None, now: str 
     ]
     empty = "no skills match" if (state or origin) else "no skills yet"
     text = table(rows) if rows else empty
-    return Result(text=text, doc=[r.to_json() for r in rows], notes=loaded.warnings)
+    notes = (*loaded.warnings, warning_line(note)) if note else loaded.warnings
+    return Result(text=text, doc=[r.to_json() for r in rows], notes=notes)
 
 
 def table(rows: list[SkillRow]) -> str:

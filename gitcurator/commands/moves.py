@@ -49,7 +49,13 @@ def tip_of(repo: SkillsRepo) -> Tip:
         raise CuratorError(f"branch {branch} has no commits yet; run `gitcurator init` first")
     tree = commits.read_commit(store, commit).tree
     entries = store.tree_entries(tree)
-    return Tip(branch, commit, tree, entries, find_skills(entries, repo.config.skills_dir))
+    return Tip(
+        branch,
+        commit,
+        tree,
+        entries,
+        find_skills(entries, repo.config.skills_dir, repo.config.include),
+    )
 
 
 @dataclass(frozen=True, slots=True)

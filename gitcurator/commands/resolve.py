@@ -17,7 +17,9 @@ def resolve(start: Path, name: str) -> Result:
     """Follow frontmatter names and absorbed names to the skill that answers for `name`."""
     with open_repo(start) as repo:
         target = known_names(repo).get(name)
-        locations = find_skills(repo.store.head_entries(), repo.config.skills_dir)
+        locations = find_skills(
+            repo.store.head_entries(), repo.config.skills_dir, repo.config.include
+        )
     if target is None:
         raise CuratorError(
             f"no skill named {name} in this repository (see `gitcurator list`)"

@@ -1,15 +1,21 @@
-"""`gitcurator validate`: check skills in the work tree or the index."""
+"""`gitcurator validate`: check skills in the work tree, the index, or any folder."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from gitcurator.errors import EXIT_FAILURE, EXIT_OK, UsageError
-from gitcurator.library import open_repo
-from gitcurator.output import Result
-from gitcurator.render import findings_text, plural
-from gitcurator.skills.check_tree import check_tree
+from gitcurator.errors import EXIT_FAILURE, EXIT_OK, NotARepository, UsageError
+from gitcurator.library import SkillsRepo, open_repo
+from gitcurator.output import Result, warning_line
+from gitcurator.render import findings_text, hidden_skills_note, plural
+from gitcurator.skills.check_skill import Finding
+from gitcurator.skills.check_tree import CheckResult, check_tree
+from gitcurator.skills.document import SKILL_FILE
+from gitcurator.store.worktree import folder_tree
+
+MISSING_SKILL_MD = f"Missing required file: {SKILL_FILE}"
 
 
 def validate(
@@ -21,22 +27,122 @@ def validate(
     as_json: bool = False,
     quiet: bool = False,
 ) -> Result:
-    """Validate the given paths (or every skill); exit 0 clean, 1 with errors.
+    """Validate the given paths (or every skill of the repository); exit 0 clean, 1 errors.
 
-    The findings and the summary are the text, on stdout when clean; with errors they go to
-    stderr, as a linter's do, so they are notes there (and `--json` shows only the document).
+    Relative paths are taken from `start` (the -C folder, else the current one), and each
+    path's repository is found from the path itself; a folder in no repository is checked on
+    its own, as the reference validator does. The findings and the summary are the text, on
+    stdout when clean; with errors they go to stderr, as a linter's do, so they are notes
+    there (and `--json` shows only the document).
     """
-    with open_repo(start) as repo:
-        tree = repo.store.staged_tree() if staged else repo.store.worktree_tree()
-        only = None
-        if paths:
-            only = [repo.relpath(p) for p in paths]
-            if not staged:
-                missing = [p for p in paths if not Path(p).exists() and not Path(p).is_symlink()]
-                if missing:
-                    raise UsageError(f"no such file or folder: {', '.join(missing)}")
-        result = check_tree(tree, skills_dir=repo.config.skills_dir, strict=strict, only=only)
+    if not paths:
+        with open_repo(start) as repo:
+            result = _check_repo(repo, None, strict, staged)
+            skills_dir = repo.config.skills_dir
+    else:
+        targets = [(raw, Path(os.path.join(start, raw))) for raw in paths]
+        if not staged:
+            missing = [raw for raw, full in targets if not full.exists() and not full.is_symlink()]
+            if missing:
+                raise UsageError(f"no such file or folder: {', '.join(missing)}")
+        result, skills_dir = _check_paths(targets, strict, staged)
+    return _report(result, skills_dir, strict=strict, staged=staged, as_json=as_json, quiet=quiet)
+
+
+def _check_paths(
+    targets: Sequence[tuple[str, Path]], strict: bool, staged: bool
+) -> tuple[CheckResult, str]:
+    """Each path checked in its own repository (or on its own), the results joined."""
+    by_root: dict[Path | None, list[tuple[str, Path]]] = {}
+    for raw, full in targets:
+        by_root.setdefault(_repository_root(full), []).append((raw, full))
+    results: list[CheckResult] = []
+    skills_dir = ""
+    for root, group in by_root.items():
+        if root is None:
+            if staged:
+                where = ", ".join(raw for raw, _ in group)
+                raise NotARepository(f"{where}: not in a git repository, so nothing is staged")
+            results.extend(_check_folder(raw, full, strict) for raw, full in group)
+            continue
+        with open_repo(root) as repo:
+            only = {repo.relpath(full): raw for raw, full in group}
+            results.append(_check_repo(repo, only, strict, staged, group))
+            skills_dir = repo.config.skills_dir
+    return _joined(results), skills_dir
+
+
+def _repository_root(full: Path) -> Path | None:
+    folder = full if full.is_dir() and not full.is_symlink() else full.parent
+    try:
+        with open_repo(folder) as repo:
+            return repo.root
+    except NotARepository:
+        return None
+
+
+def _check_repo(
+    repo: SkillsRepo,
+    only: dict[str, str] | None,
+    strict: bool,
+    staged: bool,
+    given: Sequence[tuple[str, Path]] = (),
+) -> CheckResult:
+    tree = repo.store.staged_tree() if staged else repo.store.worktree_tree()
+    config = repo.config
+    result = check_tree(
+        tree,
+        skills_dir=config.skills_dir,
+        include=config.include,
+        strict=strict,
+        only=None if only is None else list(only),
+    )
+    folders = {raw for raw, full in given if full.is_dir() and not full.is_symlink()}
+    return _with_missing(
+        result, {only[rel]: rel for rel in result.ignored} if only else {}, folders
+    )
+
+
+def _check_folder(raw: str, full: Path, strict: bool) -> CheckResult:
+    """A path in no repository: its folder is the library, named as the folder is."""
+    folder = full if full.is_dir() else full.parent
+    folder = Path(os.path.realpath(folder))
+    result = check_tree(folder_tree(folder), strict=strict, only=[folder.name])
+    return _with_missing(result, {raw: folder.name} if result.ignored else {}, {raw})
+
+
+def _with_missing(result: CheckResult, unmatched: dict[str, str], folders: set[str]) -> CheckResult:
+    """An error for each folder given by name that holds no skill (skills-ref's rule); files
+    outside skills stay ignored, as hooks hand over every changed file."""
+    missing = [
+        Finding("error", rel or raw, MISSING_SKILL_MD, "missing-skill-md")
+        for raw, rel in unmatched.items()
+        if raw in folders
+    ]
+    if not missing:
+        return result
+    findings = tuple(sorted((*result.findings, *missing), key=lambda f: (f.path, f.line or 0)))
+    ignored = tuple(p for p in result.ignored if p not in {f.path for f in missing})
+    return CheckResult(result.checked, findings, ignored, result.hidden)
+
+
+def _joined(results: Sequence[CheckResult]) -> CheckResult:
+    if len(results) == 1:
+        return results[0]
+    return CheckResult(
+        tuple(s for r in results for s in r.checked),
+        tuple(f for r in results for f in r.findings),
+        tuple(p for r in results for p in r.ignored),
+        tuple(h for r in results for h in r.hidden),
+    )
+
+
+def _report(
+    result: CheckResult, skills_dir: str, *, strict: bool, staged: bool, as_json: bool, quiet: bool
+) -> Result:
     code = EXIT_FAILURE if result.errors else EXIT_OK
+    hidden = hidden_skills_note(result.hidden, skills_dir)
+    notes = (warning_line(hidden),) if hidden and not quiet else ()
     if as_json:
         return Result(
             code,
@@ -48,7 +154,9 @@ def validate(
                 "errors": result.errors,
                 "warnings": result.warnings,
                 "findings": [f.to_json() for f in result.findings],
+                "hidden_skills": list(result.hidden),
             },
+            notes=notes,
         )
     findings = findings_text(result.findings, show_warnings=not quiet)
     summary = (
@@ -58,5 +166,5 @@ def validate(
     )
     lines = [findings, summary] if findings else [summary]
     if result.errors:
-        return Result(code, notes=tuple(lines))
-    return Result(code, text="\n".join(lines))
+        return Result(code, notes=(*notes, *lines))
+    return Result(code, text="\n".join(lines), notes=notes)

@@ -77,7 +77,7 @@ def skill_rows_at(
 ) -> list[SkillRow]:
     """Every skill among `paths` (live and archived) joined with its record and its history
     up to `head` (default HEAD): what a pass and the reading commands start from."""
-    locations = find_skills(paths, repo.config.skills_dir)
+    locations = find_skills(paths, repo.config.skills_dir, repo.config.include)
     histories = skill_histories(
         repo.store,
         {loc.folder: identity(loc) for loc in locations},

@@ -48,7 +48,7 @@ def build(repo: SkillsRepo, head: str | None, notes: str | None) -> Catalogue:
     store = repo.store
     entries = store.head_entries()
     skills_dir = repo.config.skills_dir
-    locations = find_skills(entries, skills_dir)
+    locations = find_skills(entries, skills_dir, repo.config.include)
     folders = {loc.folder: loc for loc in locations if not loc.archived}
     files: dict[str, dict[str, tuple[ObjectID, int]]] = {folder: {} for folder in folders}
     for path, entry in entries.items():

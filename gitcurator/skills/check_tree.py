@@ -7,17 +7,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gitcurator.skills.check_skill import Finding, duplicate_names, skill_name, validate_skill
-from gitcurator.skills.document import SkillLocation, find_skills
+from gitcurator.skills.document import SkillLocation, find_skills, hidden_skill_files
 from gitcurator.skills.files import FileTree, SkillFiles
 
 
 @dataclass(frozen=True, slots=True)
 class CheckResult:
-    """Findings over the checked skills; `ignored` lists paths that belong to no skill."""
+    """Findings over the checked skills; `ignored` lists paths that belong to no skill,
+    `hidden` the SKILL.md files passed over because they sit under a dot-folder."""
 
     checked: tuple[SkillLocation, ...]
     findings: tuple[Finding, ...]
     ignored: tuple[str, ...] = ()
+    hidden: tuple[str, ...] = ()
 
     @property
     def errors(self) -> int:
@@ -36,8 +38,7 @@ def select_skills(
     by_folder = {s.folder: s for s in skills}
     ignored = []
     for raw in paths:
-        path = posixpath.normpath(raw).strip("/")
-        path = "" if path == "." else path
+        path = _clean(raw)
         hit = _enclosing(path, by_folder)
         if hit is not None:
             chosen[hit.folder] = hit
@@ -51,11 +52,20 @@ def select_skills(
 
 
 def check_tree(
-    tree: FileTree, *, skills_dir: str = "", strict: bool = False, only: Sequence[str] | None = None
+    tree: FileTree,
+    *,
+    skills_dir: str = "",
+    include: Sequence[str] = (),
+    strict: bool = False,
+    only: Sequence[str] | None = None,
 ) -> CheckResult:
     """Validate the live skills of `tree` (or those `only` names) and their names across it."""
-    live = [s for s in find_skills(tree.paths, skills_dir) if not s.archived]
+    live = [s for s in find_skills(tree.paths, skills_dir, include) if not s.archived]
+    hidden = hidden_skill_files(tree.paths, skills_dir, include)
     selected, ignored = (live, []) if only is None else select_skills(live, only)
+    if only is not None:
+        roots = [_clean(p) for p in only]
+        hidden = [h for h in hidden if any(not r or h.startswith(r + "/") for r in roots)]
     repo_paths = frozenset(tree.paths)
     chosen = {s.folder for s in selected}
     findings: list[Finding] = []
@@ -72,7 +82,7 @@ def check_tree(
         names.append((skill_name(files), loc.skill_md))
     findings.extend(f for f in duplicate_names(names) if _folder_of(f.path) in chosen)
     findings.sort(key=lambda f: (f.path, f.line or 0, f.level != "error"))
-    return CheckResult(tuple(selected), tuple(findings), tuple(ignored))
+    return CheckResult(tuple(selected), tuple(findings), tuple(ignored), tuple(hidden))
 
 
 def _enclosing(path: str, by_folder: dict[str, SkillLocation]) -> SkillLocation | None:
@@ -82,6 +92,11 @@ def _enclosing(path: str, by_folder: dict[str, SkillLocation]) -> SkillLocation 
             return by_folder[probe]
         probe = posixpath.dirname(probe)
     return None
+
+
+def _clean(raw: str) -> str:
+    path = posixpath.normpath(raw).strip("/")
+    return "" if path == "." else path
 
 
 def _folder_of(skill_md: str) -> str:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import fnmatch
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +16,8 @@ SKILL_FILE_LOWER = "skill.md"
 ARCHIVE_DIR = ".archive"
 # Folders that never hold skills: tooling and dependency trees an agent may leave behind.
 SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "env", "site-packages"})
+# Dot-folders whose SKILL.md files are not skills anyone lost: retired ones, git's storage.
+_NOT_HIDDEN = frozenset({ARCHIVE_DIR, ".git"})
 # A SKILL.md larger than this is refused unread; real ones are a few KB.
 MAX_SKILL_MD_BYTES = 1024 * 1024
 
@@ -144,12 +147,31 @@ def is_skipped_component(part: str) -> bool:
     return part.startswith(".") or part in SKIPPED_DIRS
 
 
-def find_skills(paths: Iterable[str], skills_dir: str = "") -> list[SkillLocation]:
+def find_skills(
+    paths: Iterable[str], skills_dir: str = "", include: Sequence[str] = ()
+) -> list[SkillLocation]:
     """The live and archived skills among repo-relative file `paths`, sorted by folder.
 
     A skill is the outermost folder holding SKILL.md (or skill.md); deeper SKILL.md files are
-    support files of that skill. Archived skills sit under `<skills_dir>/.archive/`.
+    support files of that skill. Archived skills sit under `<skills_dir>/.archive/`. Skills
+    under dot-folders are left out unless a glob of `include` (the config's `include:`,
+    relative to skills_dir) matches the dot-folder.
     """
+    return _discover(paths, skills_dir, include)[0]
+
+
+def hidden_skill_files(
+    paths: Iterable[str], skills_dir: str = "", include: Sequence[str] = ()
+) -> list[str]:
+    """The SKILL.md files left out because they sit under a dot-folder (not `.archive/` or
+    `.git/`) that `include` does not name: skills a client such as Codex may load
+    (`.system/`) but that gitcurator would otherwise pass over in silence."""
+    return _discover(paths, skills_dir, include)[1]
+
+
+def _discover(
+    paths: Iterable[str], skills_dir: str, include: Sequence[str]
+) -> tuple[list[SkillLocation], list[str]]:
     prefix = skills_dir.strip("/") + "/" if skills_dir.strip("/") else ""
     archive_prefix = prefix + ARCHIVE_DIR + "/"
     candidates: dict[str, str] = {}
@@ -167,17 +189,49 @@ def find_skills(paths: Iterable[str], skills_dir: str = "") -> list[SkillLocatio
             continue
         candidates[folder] = path
     found: list[SkillLocation] = []
+    hidden: list[str] = []
     taken: set[str] = set()
     for folder in sorted(candidates):
         if has_ancestor_in(folder, taken) or has_ancestor_in(folder, venvs, inclusive=True):
             continue
         archived = folder.startswith(archive_prefix)
         rel = folder[len(archive_prefix if archived else prefix) :]
-        if any(is_skipped_component(p) for p in rel.split("/")):
+        skipped = _skipped_part(rel, include)
+        if skipped is not None:
+            if (
+                skipped.startswith(".")
+                and skipped not in _NOT_HIDDEN
+                and not has_ancestor_in(
+                    folder, {h.rpartition("/")[0] for h in hidden}, inclusive=True
+                )
+            ):
+                hidden.append(candidates[folder])
             continue
         taken.add(folder)
         found.append(SkillLocation(folder, candidates[folder], archived, skills_dir.strip("/")))
-    return found
+    return found, hidden
+
+
+def _skipped_part(rel: str, include: Sequence[str]) -> str | None:
+    """The first folder name of `rel` that keeps it from being a skill, if any."""
+    parts = rel.split("/")
+    for i, part in enumerate(parts):
+        if not is_skipped_component(part):
+            continue
+        if part.startswith(".") and _included("/".join(parts[: i + 1]), include):
+            continue
+        return part
+    return None
+
+
+def _included(folder: str, include: Sequence[str]) -> bool:
+    # A glob names a folder (`.curated`, `.system/*`): what it matches and everything below.
+    probe = folder
+    while probe:
+        if any(fnmatch.fnmatchcase(probe, glob.strip("/")) for glob in include):
+            return True
+        probe = posixpath.dirname(probe)
+    return False
 
 
 def skill_of(path: str, skills: Iterable[SkillLocation]) -> SkillLocation | None:

@@ -77,6 +77,29 @@ def worktree_tree(store: Store) -> FileTree:
     return FileTree(tuple(sorted(where)), links, lambda p: _read_file(where[p], p))
 
 
+def folder_tree(folder: Path) -> FileTree:
+    """A folder outside any repository as a FileTree whose paths begin with the folder's
+    name (so a skill folder keeps its name); `.git` is left out, symlinks are files."""
+    where: dict[str, str] = {}
+    links: dict[str, str] = {}
+    for dirpath, dirnames, filenames in os.walk(folder):
+        rel_dir = os.path.relpath(dirpath, folder).replace(os.sep, "/")
+        prefix = folder.name if rel_dir == "." else f"{folder.name}/{rel_dir}"
+        keep = []
+        for d in sorted(dirnames):
+            if os.path.islink(os.path.join(dirpath, d)):
+                filenames.append(d)
+            elif d != ".git":
+                keep.append(d)
+        dirnames[:] = keep
+        for name in filenames:
+            full = os.path.join(dirpath, name)
+            where[f"{prefix}/{name}"] = full
+            if os.path.islink(full):
+                links[f"{prefix}/{name}"] = os.readlink(full)
+    return FileTree(tuple(sorted(where)), links, lambda p: _read_file(where[p], p))
+
+
 def _read_file(full: str, rel: str) -> FileEntry:
     st = os.lstat(full)
     if stat.S_ISLNK(st.st_mode):

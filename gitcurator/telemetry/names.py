@@ -16,7 +16,7 @@ def known_names(repo: SkillsRepo, include_worktree: bool = False) -> dict[str, s
 
     store = repo.store
     head_files = store.head_paths()
-    locations = find_skills(head_files, repo.config.skills_dir)
+    locations = find_skills(head_files, repo.config.skills_dir, repo.config.include)
     frontmatter: dict[str, str] = {}
     # Frontmatter names by SKILL.md blob id: content-addressed, so a cached answer never goes
     # stale, and a rebuild after a commit parses only the SKILL.md files that changed.
@@ -39,7 +39,7 @@ def known_names(repo: SkillsRepo, include_worktree: bool = False) -> dict[str, s
         tree = store.worktree_tree()
         locations += [
             loc
-            for loc in find_skills(tree.paths, repo.config.skills_dir)
+            for loc in find_skills(tree.paths, repo.config.skills_dir, repo.config.include)
             if loc.skill_md not in head_files
         ]
     records = ledger.load_notes(store).records
