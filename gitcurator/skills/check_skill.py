@@ -34,6 +34,8 @@ _TEMPLATED = re.compile(r"[{}$<>*]")
 _SCRIPT_PREFIX = re.compile(r"(?:\./|\{\w+\}/|\$\{?\w+\}?/|[A-Z][A-Z0-9_]*/)?")
 _SCRIPTS = "scripts/"
 _NO_EXEC_BIT = (".ps1", ".bat", ".cmd")
+# The frontmatter fields Codex's loader deserialises (codex-rs/core/src/skills/loader.rs).
+_CODEX_FIELDS = frozenset({"name", "description", "metadata"})
 # Names by content digest, so skill_name() after validate_skill() does not parse again.
 _NAMES: dict[bytes, str | None] = {}
 _NAMES_LIMIT = 100_000
@@ -114,10 +116,10 @@ def _check_skill_md(skill: SkillFiles, files: KnownPaths, strict: bool) -> Itera
     path = skill.skill_md
     if path.endswith("/" + SKILL_FILE_LOWER):
         message = (
-            f"File is named {SKILL_FILE_LOWER}; rename it to {SKILL_FILE} "
-            "(the name the spec and most clients look for)"
+            f"File is named {SKILL_FILE_LOWER}; rename it to {SKILL_FILE} (Codex and Hermes "
+            f"look for {SKILL_FILE} by its exact name and do not load this skill)"
         )
-        yield Finding("warning", path, message, "lowercase-file")
+        yield Finding("error", path, message, "lowercase-file")
     entry = files.entries.get(path)
     if entry is None:
         yield Finding("error", path, f"{SKILL_FILE} is missing from the skill's files", "parse")
@@ -143,10 +145,10 @@ def _check_skill_md(skill: SkillFiles, files: KnownPaths, strict: bool) -> Itera
     _remember_name(_digest(entry.data), doc)
     if doc.had_bom:
         message = (
-            "File starts with a UTF-8 byte-order mark; some clients then miss the "
-            "frontmatter (save it as UTF-8 without BOM)"
+            "File starts with a UTF-8 byte-order mark: Codex then finds no frontmatter and "
+            "does not load the skill (Hermes strips it); save it as UTF-8 without BOM"
         )
-        yield Finding("warning", path, message, "encoding", 1)
+        yield Finding("error", path, message, "encoding", 1)
     yield from _check_frontmatter(skill, doc, entry.data, strict)
     yield from _check_body(skill, doc, files)
 
@@ -163,12 +165,19 @@ def _check_frontmatter(
         line = source.line_of(problem.field) if problem.field else None
         yield Finding(problem.level, skill.skill_md, problem.message, problem.rule, line)
     for key, lines in source.duplicate_keys():
+        # Codex reads name, description and metadata into a struct, and serde refuses a
+        # field given twice; any other key it ignores, and PyYAML keeps the last value.
+        refused = strict or key in _CODEX_FIELDS
         message = (
             f"Frontmatter key '{key}' appears more than once (lines "
-            f"{', '.join(map(str, lines))}); YAML clients keep the last value, "
-            "strict parsers refuse the file"
+            f"{', '.join(map(str, lines))}); "
+            + (
+                "Codex does not load the skill (Hermes keeps the last value)"
+                if key in _CODEX_FIELDS
+                else "YAML clients keep the last value, strict parsers refuse the file"
+            )
         )
-        level = "error" if strict else "warning"
+        level = "error" if refused else "warning"
         yield Finding(level, skill.skill_md, message, "duplicate-key", lines[-1])
 
 

@@ -42,6 +42,14 @@ CLIENT_FIELDS: Mapping[str, frozenset[str]] = {
 KNOWN_FIELDS = SPEC_FIELDS.union(*CLIENT_FIELDS.values())
 # Namespaces under `metadata` where clients keep structured (non-string) values.
 METADATA_NAMESPACES = frozenset({"hermes", "openclaw", "clawdbot", "clawdis"})
+# Which clients refuse a description, by the first word of the spec's message.
+_DESCRIPTION_CLIENTS = {
+    "Description": (
+        " (Codex does not load the skill and claude.ai upload refuses it; Hermes cuts it); "
+        "shorten it and move detail into the body"
+    ),
+    "Field": " (Codex does not load the skill, claude.ai upload refuses it)",
+}
 # Hermes' own name rule ([a-z0-9][a-z0-9._-]*) also allows these; the spec does not.
 _HERMES_NAME_EXTRAS = frozenset("._")
 
@@ -139,14 +147,21 @@ def _lenient(fm: Mapping[str, Any], dirname: str) -> Iterator[Problem]:
             "warning",
             "fields",
             f"Unknown frontmatter fields: {', '.join(sorted(unknown))} (neither Agent Skills "
-            "spec nor a known client extension; --strict rejects them)",
+            "spec nor a known client extension: Claude Code, Codex and Hermes ignore them, "
+            "claude.ai upload and --strict refuse them)",
             next(k for k in fm if k in unknown),
         )
     yield from _lenient_name(fm, dirname)
     if "description" not in fm:
-        yield Problem("error", "description", "Missing required field in frontmatter: description")
+        message = (
+            "Missing required field in frontmatter: description (Codex does not load a skill "
+            "without one, claude.ai upload refuses it)"
+        )
+        yield Problem("error", "description", message)
     else:
-        yield from _description(fm["description"], "warning")
+        for problem in _description(fm["description"], "error"):
+            why = _DESCRIPTION_CLIENTS.get(problem.message.split(" ", 1)[0], "")
+            yield Problem(problem.level, problem.rule, problem.message + why, problem.field)
     if "compatibility" in fm:
         yield from _compatibility(fm["compatibility"], "warning")
     if fm.get("metadata") is not None:
@@ -165,24 +180,24 @@ def _lenient(fm: Mapping[str, Any], dirname: str) -> Iterator[Problem]:
 def _lenient_name(fm: Mapping[str, Any], dirname: str) -> Iterator[Problem]:
     if "name" not in fm:
         yield Problem(
-            "warning",
+            "error",
             "name",
-            f"Missing required field in frontmatter: name (clients fall back to the folder "
-            f"name '{dirname}'; add `name: {dirname}`)",
+            f"Missing required field in frontmatter: name (Codex does not load a skill "
+            f"without one; Claude Code and Hermes fall back to the folder name): add "
+            f"`name: {dirname}`",
         )
         yield from _folder_rules(dirname)
         return
     name = fm["name"]
-    # A non-string name breaks clients outright (Hermes slices it, others compare it).
+    # A non-string name breaks clients outright (Hermes slices it, Codex wants a string).
     if not isinstance(name, str) or not name.strip():
-        yield Problem("error", "name", "Field 'name' must be a non-empty string", "name")
+        message = "Field 'name' must be a non-empty string (Codex and Hermes skip the skill)"
+        yield Problem("error", "name", message, "name")
         return
     normalized = unicodedata.normalize("NFKC", name.strip())
     for message in name_messages(name):
-        level = _lenient_level(message, normalized)
-        if level == "warning":
-            message += " (Hermes accepts '.' and '_'; the Agent Skills spec does not)"
-        yield Problem(level, "name", message, "name")
+        level, refused_by = _lenient_name_rule(message, normalized)
+        yield Problem(level, "name", f"{message} ({refused_by})", "name")
     if unicodedata.normalize("NFKC", dirname) != normalized:
         message = f"Directory name '{dirname}' must match skill name '{normalized}'"
         hint = " (clients load it under its name; --strict rejects it)"
@@ -191,16 +206,24 @@ def _lenient_name(fm: Mapping[str, Any], dirname: str) -> Iterator[Problem]:
 
 
 def _folder_rules(dirname: str) -> Iterator[Problem]:
-    """gitcurator knows a skill by its folder, so the folder must be a valid name too."""
-    normalized = unicodedata.normalize("NFKC", dirname)
+    """A folder name outside the spec's rule: no client refuses a folder for its name (the
+    frontmatter name is what they check), so these are warnings."""
     for message in name_messages(dirname):
         message = "Directory name" + message.removeprefix("Skill name")
-        hint = " (gitcurator knows a skill by its folder; rename the folder)"
-        yield Problem(_lenient_level(message, normalized), "name", message + hint, "name")
+        hint = " (the spec wants folder and name alike; rename the folder)"
+        yield Problem("warning", "name", message + hint, "name")
 
 
-def _lenient_level(message: str, name: str) -> str:
-    return "warning" if "invalid characters" in message and _hermes_name_ok(name) else "error"
+def _lenient_name_rule(message: str, name: str) -> tuple[str, str]:
+    """(level, which clients refuse or accept it) for one of name_messages()'s findings."""
+    if "character limit" in message:
+        return "error", "Codex does not load it and claude.ai upload refuses it; Hermes cuts it"
+    if "consecutive hyphens" in message or "start or end with a hyphen" in message:
+        return "warning", "the spec forbids it; Claude Code, Codex, Hermes and claude.ai take it"
+    if "invalid characters" in message and _hermes_name_ok(name):
+        # Hermes' own name rule allows them, so an error would refuse every Hermes library.
+        return "warning", "claude.ai upload refuses it; Claude Code, Codex and Hermes load it"
+    return "error", "claude.ai upload refuses it: lowercase letters, digits and hyphens only"
 
 
 def _hermes_name_ok(name: str) -> bool:
@@ -239,8 +262,13 @@ def _compatibility(value: Any, level: str) -> Iterator[Problem]:
 def _metadata(value: Any, level: str, *, strict: bool) -> Iterator[Problem]:
     if not isinstance(value, dict):
         message = "Field 'metadata' must be a mapping of string keys to string values"
-        yield Problem(level, "metadata", message, "metadata")
+        # Codex reads metadata into a struct (for metadata.short-description): a list or a
+        # string there fails the whole frontmatter, so the skill is not loaded.
+        hint = "" if strict else " (Codex does not load the skill)"
+        yield Problem("error", "metadata", message + hint, "metadata")
         return
+    if not strict:
+        yield from _short_description(value.get("short-description"))
     if strict:
         # strictyaml reads every scalar as a string, so only nesting departs from the spec.
         bad = [key for key, item in value.items() if isinstance(item, (list, dict))]
@@ -252,12 +280,41 @@ def _metadata(value: Any, level: str, *, strict: bool) -> Iterator[Problem]:
             and not (key in METADATA_NAMESPACES and isinstance(item, dict))
         ]
     if bad:
-        hint = (
-            "" if strict else " (quote scalars; clients' own data goes under e.g. metadata.hermes)"
-        )
         names = ", ".join(sorted(map(str, bad)))
-        message = f"Field 'metadata' values must be strings, not in: {names}{hint}"
-        yield Problem(level, "metadata", message, "metadata")
+        message = f"Field 'metadata' values must be strings, not in: {names}"
+        hint = "" if strict else _metadata_advice(value, bad)
+        yield Problem(level, "metadata", message + hint, "metadata")
+
+
+def _metadata_advice(value: Mapping[Any, Any], bad: list[Any]) -> str:
+    """What makes each kind of non-string value a string (clients tolerate them all)."""
+    kinds = {type(value[key]) for key in bad}
+    advice = []
+    if kinds & {list}:
+        key = next(k for k in bad if isinstance(value[k], list))
+        joined = ", ".join(str(item) for item in value[key][:3])
+        advice.append(f'write a list as one string (`{key}: "{joined}"`)')
+    if kinds & {dict}:
+        advice.append("move a nested mapping to a top-level field or under metadata.hermes")
+    if kinds - {list, dict}:
+        key = next(k for k in bad if not isinstance(value[k], (list, dict)))
+        advice.append(f'quote a number, date or boolean (`{key}: "{value[key]}"`)')
+    return " (" + "; ".join(advice) + ")"
+
+
+def _short_description(value: Any) -> Iterator[Problem]:
+    """Codex's one metadata field: a non-string or over-long one drops the skill there."""
+    if value is None:
+        return
+    if not isinstance(value, str):
+        message = "Field 'metadata.short-description' must be a string (Codex does not load it)"
+        yield Problem("error", "metadata", message, "metadata")
+    elif len(" ".join(value.split())) > MAX_DESCRIPTION_LENGTH:
+        message = (
+            f"Field 'metadata.short-description' exceeds {MAX_DESCRIPTION_LENGTH} characters "
+            "(Codex does not load the skill)"
+        )
+        yield Problem("error", "metadata", message, "metadata")
 
 
 def _as_strictyaml(fm: Mapping[str, Any], key: str, scalar_text: ScalarText) -> Any:

@@ -79,18 +79,22 @@ def test_skill_md_too_large_to_load_is_an_error_naming_its_size() -> None:
     assert "move long material to references/" in finding.message
 
 
-def test_lowercase_skill_md_is_a_warning_and_still_validated() -> None:
+def test_lowercase_skill_md_is_an_error_naming_the_clients_and_still_validated() -> None:
     skill = make_skill({"skill.md": frontmatter("name: pdf-tools")}, skill_md="skill.md")
-    assert summary(validate_skill(skill)) == [
+    findings = validate_skill(skill)
+    assert summary(findings) == [
         ("error", "description", f"{FOLDER}/skill.md", None),
-        ("warning", "lowercase-file", f"{FOLDER}/skill.md", None),
+        ("error", "lowercase-file", f"{FOLDER}/skill.md", None),
     ]
+    assert "Codex and Hermes look for SKILL.md by its exact name" in findings[1].message
 
 
 @pytest.mark.parametrize("strict", [False, True])
-def test_bom_and_crlf_are_read_and_the_bom_is_a_warning(strict: bool) -> None:
+def test_bom_and_crlf_are_read_and_the_bom_is_an_error_as_codex_misses_it(strict: bool) -> None:
     data = b"\xef\xbb\xbf" + GOOD.replace("\n", "\r\n").encode()
-    assert summary(check(data, strict=strict)) == [("warning", "encoding", f"{FOLDER}/SKILL.md", 1)]
+    findings = check(data, strict=strict)
+    assert summary(findings) == [("error", "encoding", f"{FOLDER}/SKILL.md", 1)]
+    assert "Codex then finds no frontmatter" in findings[0].message
 
 
 def test_crlf_alone_is_fine() -> None:
@@ -158,7 +162,7 @@ DEFAULT_CASES = [
     (
         "name missing",
         ["description: d"],
-        [("warning", "name", None, "Missing required field in frontmatter: name (clients fall")],
+        [("error", "name", None, "Missing required field in frontmatter: name (Codex does not")],
     ),
     (
         "dot in name (Hermes accepts it)",
@@ -180,7 +184,7 @@ DEFAULT_CASES = [
         "consecutive hyphens",
         ["name: pdf--tools", "description: d"],
         [
-            ("error", "name", 2, "Skill name cannot contain consecutive hyphens"),
+            ("warning", "name", 2, "Skill name cannot contain consecutive hyphens"),
             ("warning", "name", 2, "Directory name"),
         ],
     ),
@@ -228,7 +232,14 @@ DEFAULT_CASES = [
     (
         "description too long",
         ["name: pdf-tools", "description: " + "d" * 1025],
-        [("warning", "description", 3, "Description exceeds 1024 character limit (1025 chars)")],
+        [
+            (
+                "error",
+                "description",
+                3,
+                "Description exceeds 1024 character limit (1025 chars) (Codex",
+            )
+        ],
     ),
     (
         "compatibility too long",
@@ -255,7 +266,7 @@ DEFAULT_CASES = [
     (
         "metadata not a mapping",
         ["name: pdf-tools", "description: d", "metadata: pdf"],
-        [("warning", "metadata", 4, "Field 'metadata' must be a mapping")],
+        [("error", "metadata", 4, "Field 'metadata' must be a mapping")],
     ),
     (
         "allowed-tools a mapping",
@@ -265,7 +276,28 @@ DEFAULT_CASES = [
     (
         "duplicate key",
         ["name: pdf-tools", "description: d", "description: e"],
-        [("warning", "duplicate-key", 4, "Frontmatter key 'description' appears more than once")],
+        [("error", "duplicate-key", 4, "Frontmatter key 'description' appears more than once")],
+    ),
+    (
+        "duplicate key Codex ignores",
+        ["name: pdf-tools", "description: d", "tags: a", "tags: b"],
+        [("warning", "duplicate-key", 5, "Frontmatter key 'tags' appears more than once")],
+    ),
+    (
+        "leading hyphen",
+        ["name: -pdf-tools", "description: d"],
+        [
+            ("warning", "name", 2, "Skill name cannot start or end with a hyphen (the spec"),
+            ("warning", "name", 2, "Directory name"),
+        ],
+    ),
+    (
+        "codex short-description not a string",
+        ["name: pdf-tools", "description: d", "metadata:", "  short-description: [a]"],
+        [
+            ("error", "metadata", 4, "Field 'metadata.short-description' must be a string"),
+            ("warning", "metadata", 4, "Field 'metadata' values must be strings"),
+        ],
     ),
 ]
 
@@ -298,15 +330,15 @@ def test_unicode_names_are_valid(name: str, strict: bool) -> None:
             ["name: with-space", "description: d"],
             [
                 ("warning", "Directory name 'with space' must match skill name 'with-space'"),
-                ("error", "Directory name 'with space' contains invalid characters."),
+                ("warning", "Directory name 'with space' contains invalid characters."),
             ],
         ),
         (
             "Upper",
             ["description: d"],
             [
-                ("warning", "Missing required field in frontmatter: name"),
-                ("error", "Directory name 'Upper' must be lowercase"),
+                ("error", "Missing required field in frontmatter: name"),
+                ("warning", "Directory name 'Upper' must be lowercase"),
             ],
         ),
         (
@@ -323,15 +355,16 @@ def test_default_mode_checks_the_folder_name_gitcurator_knows_a_skill_by(
     assert [(f.level, f.rule) for f in findings] == [(level, "name") for level, _ in expected]
     for finding, (_, message) in zip(findings, expected, strict=True):
         assert finding.message.startswith(message), finding.message
-    if any(level == "error" for level, _ in expected):
-        assert "rename the folder" in findings[-1].message
+    assert "rename the folder" in findings[-1].message
 
 
 def test_default_mode_explains_tolerated_departures() -> None:
     (mismatch,) = check(frontmatter("name: pdf", "description: d"))
     assert "clients load it under its name; --strict rejects it" in mismatch.message
     (missing,) = check(frontmatter("description: d"))
-    assert "folder name 'pdf-tools'; add `name: pdf-tools`" in missing.message
+    assert "Claude Code and Hermes fall back to the folder name): add `name: pdf-tools`" in (
+        missing.message
+    )
 
 
 # --- frontmatter, strict mode (more in test_strict_differential.py) -----------------------

@@ -25,9 +25,10 @@ SKILLS_REF_WRONG: dict[str, str] = {
     # parse_frontmatter() does content.split("---", 2): a `---` inside a value ends the
     # frontmatter there, so `name:` on a later line is "missing". The closing fence is a line.
     "bug-dashes-in-value": "valid",
-    # read_text(encoding="utf-8") keeps the BOM, so the file "does not start with ---".
-    # Windows editors write one; Hermes strips it (agent/skill_utils.py) and so do we.
-    "bug-utf8-bom": "valid",
+    # Not a skills-ref bug but a deliberate disagreement: skills-ref accepts skill.md, but
+    # Codex (codex-rs/core/src/skills/loader.rs) and Hermes (agent/skill_utils.py) look for
+    # SKILL.md by its exact name and never load the skill, so it is an error in both modes.
+    "valid-lowercase-file": "invalid",
     # strictyaml refuses flow style ({a: b}, [a, b]), anchors and tags: valid YAML that every
     # YAML client loads (Hermes' own skills use `platforms: [macos, linux]` throughout).
     "bug-flow-mapping-metadata": "valid",
