@@ -21,7 +21,7 @@ from gitcurator.skills.document import (
 from gitcurator.skills.files import MAX_LOADED_BYTES, FileEntry, SkillFiles, resolve_link
 from gitcurator.skills.frontmatter import FrontmatterSource, check_frontmatter
 from gitcurator.skills.known_paths import KnownPaths
-from gitcurator.skills.links import commands_naming, link_targets
+from gitcurator.skills.links import ScriptWord, commands_naming, link_targets
 from gitcurator.skills.secrets import scan_text
 
 MAX_BODY_LINES = 500
@@ -217,22 +217,40 @@ def _broken_link(dest: str, skill: SkillFiles, files: KnownPaths) -> str | None:
 
 
 def _check_exec_bits(skill: SkillFiles, doc: SkillDoc, files: KnownPaths) -> Iterator[Finding]:
+    """A script the body runs as a command needs its exec bit: an error where a shell line or
+    an instruction to run runs it so, a warning where only inline code with arguments does;
+    nothing where the skill's code runs it through an interpreter (`python scripts/x.py`)."""
     dirname = posixpath.basename(skill.folder)
-    reported: set[str] = set()
-    for line, word in commands_naming(_SCRIPTS, doc.body, doc.body_line):
-        relative = _script_in_skill(word, dirname)
-        if relative is None or relative.lower().endswith(_NO_EXEC_BIT):
-            continue
-        path = posixpath.normpath(f"{skill.folder}/{relative}")
+    uses: dict[str, list[ScriptWord]] = {}
+    for use in commands_naming(_SCRIPTS, doc.body, doc.body_line):
+        relative = _script_in_skill(use.word, dirname)
+        if relative is not None and not relative.lower().endswith(_NO_EXEC_BIT):
+            uses.setdefault(posixpath.normpath(f"{skill.folder}/{relative}"), []).append(use)
+    for path, found in uses.items():
         entry = files.entries.get(path)
-        if entry is None or entry.is_symlink or entry.executable or path in reported:
+        if entry is None or entry.is_symlink or entry.executable:
             continue
-        reported.add(path)
-        message = (
-            f"{SKILL_FILE} line {line} runs {relative} directly, but it is not executable; "
-            f"run `chmod +x {path}` and `git add --chmod=+x {path}`"
-        )
-        yield Finding("error", path, message, "not-executable")
+        how = {use.how for use in found}
+        direct = [use for use in found if use.how == "shell"]
+        if not direct and "argument" in how:
+            continue  # the skill's own commands run it through an interpreter
+        direct = direct or [use for use in found if use.how == "told"]
+        first = (direct or found)[0]
+        relative = path[len(skill.folder) + 1 :]
+        fix = f"run `chmod +x {path}` and `git add --chmod=+x {path}`"
+        if direct:
+            message = (
+                f"{SKILL_FILE} line {first.line} runs {relative} directly, but it is not "
+                f"executable; {fix}"
+            )
+            yield Finding("error", path, message, "not-executable")
+        else:
+            message = (
+                f"{SKILL_FILE} line {first.line} names {relative} with arguments in inline code, "
+                f"and it is not executable: if agents are to run it as written, {fix}; "
+                f"else show the interpreter (`python {relative} ...`)"
+            )
+            yield Finding("warning", path, message, "not-executable")
 
 
 def _script_in_skill(word: str, dirname: str) -> str | None:

@@ -6,6 +6,7 @@ import bisect
 import functools
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 # The body is searched whole (regexes at C speed), then matches inside code are dropped:
 # a per-line Python loop over thousands of skills costs more than everything else together.
@@ -55,14 +56,29 @@ def link_targets(body: str, first_line: int) -> list[tuple[int, str]]:
     ]
 
 
-def commands_naming(marker: str, body: str, first_line: int) -> list[tuple[int, str]]:
-    """(line, word) of every word containing `marker` at command position: in shell code
-    blocks, and in inline code that prose says to run ("Run `scripts/x.sh`") or that
-    carries arguments (`scripts/x.sh --all`)."""
+@dataclass(frozen=True, slots=True)
+class ScriptWord:
+    """A word of code naming a script, and how the body uses it.
+
+    `how` is "shell" (the command of a shell code line or of a `$ ` console line in prose:
+    run as written), "told" (inline code that prose says to run), "inline" (inline code with
+    arguments, which may be run as written) or "argument" (not the command, as in
+    `python scripts/x.py`: run through an interpreter).
+    """
+
+    line: int
+    word: str
+    how: str
+
+
+def commands_naming(marker: str, body: str, first_line: int) -> list[ScriptWord]:
+    """Every word of code containing `marker`: in shell code blocks and console lines, and in
+    inline code that prose says to run ("Run `scripts/x.sh`") or that carries arguments
+    (`scripts/x.sh --all`), each with how it is used."""
     if marker not in body:
         return []
     doc = _body(body)
-    found: list[tuple[int, str]] = []
+    found: list[ScriptWord] = []
     seen_lines: set[int] = set()
     at = body.find(marker)
     while at != -1:
@@ -72,8 +88,12 @@ def commands_naming(marker: str, body: str, first_line: int) -> list[tuple[int, 
         if start not in seen_lines:
             seen_lines.add(start)
             number = first_line + body.count("\n", 0, start)
-            words = doc.commands_on_line(start, end)
-            found.extend((number, word) for word in words if marker in word)
+            for how, words in doc.code_on_line(start, end):
+                commands = set(_command_words(words))
+                for word in _words(words):
+                    if marker in word:
+                        used = how if word in commands else "argument"
+                        found.append(ScriptWord(number, word, used))
         at = body.find(marker, end)
     return found
 
@@ -152,22 +172,35 @@ class _Body:
             m.start() <= pos - start < m.end() for m in _CODE_SPAN.finditer(line)
         )
 
-    def commands_on_line(self, start: int, end: int) -> list[str]:
-        """The command words of the line at [start, end): all of a shell code line's, or
-        those of inline code spans that count as commands."""
+    def code_on_line(self, start: int, end: int) -> list[tuple[str, str]]:
+        """(how, code) of the shell code on the line at [start, end): the whole line in a
+        shell block or after a `$ ` prompt in prose ("shell"), else each inline code span
+        that prose says to run ("told") or that has arguments ("inline")."""
         line = self.text[start:end]
         block = self.block_at(start)
         if block is not None:
-            return list(_command_words(line)) if block[2] in _SHELL_LANGS else []
+            return [("shell", line)] if block[2] in _SHELL_LANGS else []
         if not self.in_prose(start):
             return []
-        words: list[str] = []
+        if line.lstrip().startswith("$ "):
+            return [("shell", line.strip())]
+        spans: list[tuple[str, str]] = []
         for span in _CODE_SPAN.finditer(line):
             code = span.group(2).strip()
-            told_to_run = _RUN_BEFORE_SPAN.search(line, 0, span.start()) is not None
-            if told_to_run or len(code.split()) > 1:
-                words.extend(_command_words(code))
-        return words
+            if _RUN_BEFORE_SPAN.search(line, 0, span.start()) is not None:
+                spans.append(("told", code))
+            elif len(code.split()) > 1:
+                spans.append(("inline", code))
+        return spans
+
+
+def _words(line: str) -> Iterator[str]:
+    """Every shell word of a line (quotes removed), up to a comment."""
+    for token in _SHELL_TOKEN.findall(line.strip().removeprefix("$ ")):
+        if token.startswith("#"):
+            return
+        if token[0] not in _OPERATORS:
+            yield token.replace('"', "").replace("'", "")
 
 
 def _command_words(line: str) -> Iterator[str]:

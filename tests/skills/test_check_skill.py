@@ -641,7 +641,7 @@ EXEC_CASES = [
     ),
     ("after a pipe", "```bash\ncat x | sudo scripts/run.sh\n```", "scripts/run.sh"),
     ("told to run inline", "Run `scripts/run.sh` first.", "scripts/run.sh"),
-    ("inline with arguments", "Then `scripts/run.sh --all`.", "scripts/run.sh"),
+    ("console line in prose", "$ scripts/run.sh --all", "scripts/run.sh"),
     ("python", "```bash\npython3 scripts/run.py\n```", None),
     ("bash", "```bash\nbash scripts/run.sh\n```", None),
     ("uv run", "```bash\nuv run scripts/run.py\n```", None),
@@ -680,6 +680,53 @@ def test_scripts_run_directly_must_be_executable(body: str, script: str | None) 
         f"SKILL.md line {line} runs {script} directly, but it is not executable; "
         f"run `chmod +x {path}` and `git add --chmod=+x {path}`"
     )
+
+
+# Bodies as real libraries write them (the two false positives that blocked `init` on a
+# public scientific library were of the first kind).
+REALISTIC_BODIES = [
+    (
+        "prose names the script, blocks run it through python",
+        "## Usage\n\n```bash\npython scripts/run.py data/input.csv --out results/\n```\n\n"
+        "The helper `scripts/run.py input.csv --normalize` writes one table per sample; "
+        "pass `--plot` to draw them.\n",
+        [],
+    ),
+    (
+        "told to run, blocks run it through python",
+        "Run `scripts/run.py --check` before fitting.\n\n```bash\nuv run scripts/run.py\n```\n",
+        [],
+    ),
+    (
+        "only inline code with arguments",
+        "Fit the model with `scripts/run.py data.csv --epochs 10`, then read the log.\n",
+        [("warning", "scripts/run.py", "SKILL.md line 6 names scripts/run.py with arguments")],
+    ),
+    (
+        "a block runs it directly, prose mentions it too",
+        'Use `scripts/run.sh --all` to rebuild.\n\n```bash\ncd "$SKILL_DIR"\n'
+        "./scripts/run.sh --all\n```\n",
+        [("error", "scripts/run.sh", "SKILL.md line 10 runs scripts/run.sh directly")],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [c[1:] for c in REALISTIC_BODIES],
+    ids=[c[0] for c in REALISTIC_BODIES],
+)
+def test_not_executable_only_for_direct_runs(
+    body: str, expected: list[tuple[str, str, str]]
+) -> None:
+    files = {"SKILL.md": GOOD + "\n" + body, "scripts/run.sh": "#!/bin/sh\n", "scripts/run.py": "1"}
+    findings = validate_skill(make_skill(files))
+    assert [(f.level, f.path) for f in findings] == [
+        (level, f"{FOLDER}/{script}") for level, script, _ in expected
+    ]
+    for finding, (_, _, message) in zip(findings, expected, strict=True):
+        assert finding.rule == "not-executable"
+        assert finding.message.startswith(message), finding.message
 
 
 def test_executable_scripts_and_repeated_runs() -> None:
