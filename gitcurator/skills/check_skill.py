@@ -140,7 +140,8 @@ def _check_skill_md(skill: SkillFiles, files: KnownPaths, strict: bool) -> Itera
     try:
         doc = parse_skill_md(entry.data)
     except SkillParseError as exc:
-        yield Finding("error", path, f"{SKILL_FILE} {exc.message}", "parse", exc.line)
+        message = (strict and exc.reference_message) or f"{SKILL_FILE} {exc.message}"
+        yield Finding("error", path, message, "parse", exc.line)
         return
     _remember_name(_digest(entry.data), doc)
     if doc.had_bom:

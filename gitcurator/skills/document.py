@@ -28,12 +28,32 @@ _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class SkillParseError(Exception):
-    """SKILL.md cannot be read as frontmatter + body; `line` is 1-based when known."""
+    """SKILL.md cannot be read as frontmatter + body; `line` is 1-based when known, `kind`
+    one of _REFERENCE_WORDING's keys where skills-ref has words for the problem."""
 
-    def __init__(self, message: str, line: int | None = None) -> None:
+    def __init__(
+        self, message: str, line: int | None = None, kind: str = "", detail: str = ""
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
+        self.kind = kind
+        self.detail = detail
+
+    @property
+    def reference_message(self) -> str | None:
+        """The problem in skills-ref 0.1.1's words (what `--strict` prints), if it has any."""
+        words = _REFERENCE_WORDING.get(self.kind)
+        return f"{words}: {self.detail}" if words and self.detail else words
+
+
+# skills-ref's parse messages (skills_ref/parser.py), which --strict repeats word for word.
+_REFERENCE_WORDING = {
+    "start": "SKILL.md must start with YAML frontmatter (---)",
+    "unclosed": "SKILL.md frontmatter not properly closed with ---",
+    "yaml": "Invalid YAML in frontmatter",
+    "mapping": "SKILL.md frontmatter must be a YAML mapping",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,12 +103,14 @@ def parse_skill_md(data: bytes) -> SkillDoc:
     crlf = "\r\n" in text
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if not text.strip():
-        raise SkillParseError("is empty; it needs YAML frontmatter between '---' lines", 1)
+        raise SkillParseError("is empty; it needs YAML frontmatter between '---' lines", 1, "start")
     if not _FENCE.match(lines[0]):
-        raise SkillParseError("must start with YAML frontmatter (a first line of '---')", 1)
+        message = "must start with YAML frontmatter (a first line of '---')"
+        raise SkillParseError(message, 1, "start")
     end = next((i for i in range(1, len(lines)) if _FENCE.match(lines[i])), None)
     if end is None:
-        raise SkillParseError("frontmatter is not closed: no line of '---' after the first", 1)
+        message = "frontmatter is not closed: no line of '---' after the first"
+        raise SkillParseError(message, 1, "unclosed")
     try:
         data_doc = yaml.load("\n".join(lines[1:end]), Loader=_YAML_LOADER)
     except yaml.YAMLError as exc:
@@ -96,12 +118,15 @@ def parse_skill_md(data: bytes) -> SkillDoc:
         # libyaml marks errors at the end of the stream one line past the frontmatter.
         line = min(mark.line + 2, end) if mark is not None else None
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise SkillParseError(f"frontmatter is not valid YAML: {problem}", line) from None
+        message = f"frontmatter is not valid YAML: {problem}"
+        raise SkillParseError(message, line, "yaml", str(problem)) from None
     if data_doc is None:
         data_doc = {}
     if not isinstance(data_doc, dict):
         raise SkillParseError(
-            f"frontmatter must be a YAML mapping (key: value), not a {_yaml_kind(data_doc)}", 2
+            f"frontmatter must be a YAML mapping (key: value), not a {_yaml_kind(data_doc)}",
+            2,
+            "mapping",
         )
     body = "\n".join(lines[end + 1 :])
     return SkillDoc({str(k): v for k, v in data_doc.items()}, body, end + 2, had_bom, crlf)
