@@ -16,8 +16,7 @@ from pathlib import Path
 
 import pytest
 from skills_ref.validator import validate as skills_ref_validate  # type: ignore[import-untyped]
-
-from tests.support.repos import run_cli
+from support.repos import run_cli
 
 
 @dataclass(frozen=True)
