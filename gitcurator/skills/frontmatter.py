@@ -290,12 +290,13 @@ def _metadata_advice(value: Mapping[Any, Any], bad: list[Any]) -> str:
     """What makes each kind of non-string value a string (clients tolerate them all)."""
     kinds = {type(value[key]) for key in bad}
     advice = []
-    if kinds & {list}:
-        key = next(k for k in bad if isinstance(value[k], list))
-        joined = ", ".join(str(item) for item in value[key][:3])
-        advice.append(f'write a list as one string (`{key}: "{joined}"`)')
-    if kinds & {dict}:
-        advice.append("move a nested mapping to a top-level field or under metadata.hermes")
+    lists = [k for k in bad if isinstance(value[k], list)]
+    flat = [k for k in lists if all(not isinstance(i, (list, dict)) for i in value[k])]
+    if flat:
+        joined = ", ".join(str(item) for item in value[flat[0]][:3])
+        advice.append(f'write a list as one string (`{flat[0]}: "{joined[:60]}"`)')
+    if kinds & {dict} or len(flat) < len(lists):
+        advice.append("move structured data out of metadata, to a top-level field")
     if kinds - {list, dict}:
         key = next(k for k in bad if not isinstance(value[k], (list, dict)))
         advice.append(f'quote a number, date or boolean (`{key}: "{value[key]}"`)')

@@ -259,7 +259,8 @@ DEFAULT_CASES = [
                 "warning",
                 "metadata",
                 4,
-                "Field 'metadata' values must be strings, not in: tags, version",
+                "Field 'metadata' values must be strings, not in: tags, version (write a list "
+                'as one string (`tags: "a"`); quote a number, date or boolean (`version: "1.0"`))',
             )
         ],
     ),
@@ -289,6 +290,19 @@ DEFAULT_CASES = [
         [
             ("warning", "name", 2, "Skill name cannot start or end with a hyphen (the spec"),
             ("warning", "name", 2, "Directory name"),
+        ],
+    ),
+    (
+        "metadata list of mappings",
+        ["name: pdf-tools", "description: d", "metadata:", "  authors:", "    - name: A"],
+        [
+            (
+                "warning",
+                "metadata",
+                4,
+                "Field 'metadata' values must be strings, not in: authors (move structured data "
+                "out of metadata, to a top-level field)",
+            )
         ],
     ),
     (
