@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gitcurator.skills.check_skill import Finding, duplicate_names, skill_name, validate_skill
-from gitcurator.skills.document import SkillLocation, find_skills, hidden_skill_files
+from gitcurator.skills.document import SkillLocation, discover_skills
 from gitcurator.skills.files import FileTree, SkillFiles
 
 
@@ -60,12 +60,12 @@ def check_tree(
     only: Sequence[str] | None = None,
 ) -> CheckResult:
     """Validate the live skills of `tree` (or those `only` names) and their names across it."""
-    live = [s for s in find_skills(tree.paths, skills_dir, include) if not s.archived]
-    hidden = hidden_skill_files(tree.paths, skills_dir, include)
+    found, hidden = discover_skills(tree.paths, skills_dir, include)
+    live = [s for s in found if not s.archived]
     selected, ignored = (live, []) if only is None else select_skills(live, only)
     if only is not None:
         roots = [_clean(p) for p in only]
-        hidden = [h for h in hidden if any(not r or h.startswith(r + "/") for r in roots)]
+        hidden = [h for h in hidden if any(not r or h == r or h.startswith(r + "/") for r in roots)]
     repo_paths = frozenset(tree.paths)
     chosen = {s.folder for s in selected}
     findings: list[Finding] = []

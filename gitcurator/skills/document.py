@@ -182,7 +182,7 @@ def find_skills(
     under dot-folders are left out unless a glob of `include` (the config's `include:`,
     relative to skills_dir) matches the dot-folder.
     """
-    return _discover(paths, skills_dir, include)[0]
+    return discover_skills(paths, skills_dir, include)[0]
 
 
 def hidden_skill_files(
@@ -191,12 +191,13 @@ def hidden_skill_files(
     """The SKILL.md files left out because they sit under a dot-folder (not `.archive/` or
     `.git/`) that `include` does not name: skills a client such as Codex may load
     (`.system/`) but that gitcurator would otherwise pass over in silence."""
-    return _discover(paths, skills_dir, include)[1]
+    return discover_skills(paths, skills_dir, include)[1]
 
 
-def _discover(
-    paths: Iterable[str], skills_dir: str, include: Sequence[str]
+def discover_skills(
+    paths: Iterable[str], skills_dir: str = "", include: Sequence[str] = ()
 ) -> tuple[list[SkillLocation], list[str]]:
+    """find_skills() and hidden_skill_files() in one walk over `paths`."""
     prefix = skills_dir.strip("/") + "/" if skills_dir.strip("/") else ""
     archive_prefix = prefix + ARCHIVE_DIR + "/"
     candidates: dict[str, str] = {}

@@ -87,3 +87,14 @@ def test_bad_include_is_refused_by_key(text: str, problem: str) -> None:
     with pytest.raises(ConfigError, match=problem):
         parse_config(text)
     assert parse_config("include: [.curated]\n").include == (".curated",)
+
+
+def test_a_skipped_skill_md_handed_over_by_a_hook_is_reported(openai_layout: Path) -> None:
+    git("init", "-q", "-b", "main", cwd=openai_layout)
+    doc = json.loads(
+        run_cli(
+            "validate", "-C", str(openai_layout), "--json", ".system/skill-creator/SKILL.md"
+        ).out
+    )
+    assert doc["ok"] and doc["skills_checked"] == 0
+    assert doc["hidden_skills"] == [".system/skill-creator/SKILL.md"]
