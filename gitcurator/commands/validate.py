@@ -9,6 +9,7 @@ from gitcurator.errors import EXIT_FAILURE, EXIT_OK, UsageError
 from gitcurator.library import open_repo
 from gitcurator.output import Result
 from gitcurator.render import findings_text, plural
+from gitcurator.skills.check_change import check_change
 from gitcurator.skills.check_tree import check_tree
 
 
@@ -35,7 +36,19 @@ def validate(
                 missing = [p for p in paths if not Path(p).exists() and not Path(p).is_symlink()]
                 if missing:
                     raise UsageError(f"no such file or folder: {', '.join(missing)}")
-        result = check_tree(tree, skills_dir=repo.config.skills_dir, strict=strict, only=only)
+        if staged:
+            # What the hooks run: the staged change against HEAD, not the whole index.
+            store = repo.store
+            result = check_change(
+                store.head_tree(),
+                tree,
+                store.staged_changes(),
+                skills_dir=repo.config.skills_dir,
+                strict=strict,
+                only=only,
+            )
+        else:
+            result = check_tree(tree, skills_dir=repo.config.skills_dir, strict=strict, only=only)
     code = EXIT_FAILURE if result.errors else EXIT_OK
     if as_json:
         return Result(

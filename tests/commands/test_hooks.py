@@ -178,6 +178,98 @@ def test_hook_without_gitcurator_refuses_and_says_how_to_fix(hooked: Path) -> No
     assert "--no-verify" in done.stderr
 
 
+# -- the change, not the whole tree ---------------------------------------------------------
+
+GUIDE_LINK = "See [the guide](../devops/docker-build/references/guide.md).\n"
+
+
+def _old_bad_skill(repo: Path) -> None:
+    """A bad skill already committed past the hook, as `--no-verify` or `init --no-verify` do."""
+    write_skill(repo, "broken", body=BROKEN_SKILL)
+    git("add", "-A", cwd=repo)
+    assert commit(repo, "--no-verify", "-m", "broken on purpose").returncode == 0
+
+
+def _linked_guide(repo: Path) -> None:
+    """pdf-extract links into docker-build's references, committed."""
+    guide = repo / "devops" / "docker-build" / "references" / "guide.md"
+    guide.parent.mkdir()
+    guide.write_text("# Guide\n")
+    skill_md = repo / "pdf-extract" / "SKILL.md"
+    skill_md.write_text(
+        skill_md.read_text().replace("# pdf-extract\n", "# pdf-extract\n\n" + GUIDE_LINK)
+    )
+    git("add", "-A", cwd=repo)
+    assert commit(repo, "--no-verify", "-m", "link the guide").returncode == 0
+
+
+def test_an_old_bad_skill_does_not_block_a_new_good_one(hooked: Path) -> None:
+    _old_bad_skill(hooked)
+    before = head(hooked)
+    write_skill(hooked, "data/csv-clean")
+    git("add", "-A", cwd=hooked)
+    done = commit(hooked, "-m", "add csv-clean")
+    assert done.returncode == 0, done.stderr
+    assert git("rev-parse", "HEAD~1", cwd=hooked).stdout.strip() == before
+    # The whole-library view still sees the old one.
+    assert run_cli("validate", "-C", str(hooked)).code == 1
+
+
+def test_a_new_bad_skill_is_refused_beside_an_old_one_and_only_it_is_named(hooked: Path) -> None:
+    _old_bad_skill(hooked)
+    before = head(hooked)
+    write_skill(hooked, "data/csv-clean", body=BROKEN_SKILL.replace("broken", "csv-clean"))
+    git("add", "-A", cwd=hooked)
+    done = commit(hooked, "-m", "add csv-clean")
+    assert done.returncode != 0
+    assert "data/csv-clean/SKILL.md" in done.stderr
+    assert "broken/SKILL.md" not in done.stderr.replace("data/csv-clean/SKILL.md", "")
+    assert head(hooked) == before
+
+
+def test_renaming_a_skill_into_a_duplicate_name_is_refused(hooked: Path) -> None:
+    _old_bad_skill(hooked)
+    before = head(hooked)
+    git("mv", "devops/docker-build", "devops/pdf-extract", cwd=hooked)
+    write_skill(hooked, "devops/pdf-extract")
+    git("add", "-A", cwd=hooked)
+    done = commit(hooked, "-m", "rename docker-build")
+    assert done.returncode != 0
+    assert "[duplicate-name]" in done.stderr and "devops/pdf-extract/SKILL.md" in done.stderr
+    assert head(hooked) == before
+
+
+def test_a_change_that_breaks_a_link_of_an_unchanged_skill_is_refused(hooked: Path) -> None:
+    _old_bad_skill(hooked)
+    _linked_guide(hooked)
+    before = head(hooked)
+    git("rm", "-q", "devops/docker-build/references/guide.md", cwd=hooked)
+    done = commit(hooked, "-m", "drop the guide")
+    assert done.returncode != 0
+    assert "pdf-extract/SKILL.md" in done.stderr and "[broken-link]" in done.stderr
+    assert "broken/SKILL.md" not in done.stderr.replace("pdf-extract/SKILL.md", "")
+    assert head(hooked) == before
+    # A link that was broken before the change is not the change's doing.
+    assert commit(hooked, "--no-verify", "-m", "drop the guide").returncode == 0
+    write_skill(hooked, "data/csv-clean")
+    git("add", "-A", cwd=hooked)
+    done = commit(hooked, "-m", "add csv-clean")
+    assert done.returncode == 0, done.stderr
+
+
+def test_gitcurator_commit_checks_the_change_as_the_hook_does(repo: Path) -> None:
+    _old_bad_skill(repo)
+    write_skill(repo, "data/csv-clean")
+    assert run_cli("commit", "-m", "add csv-clean", "-C", str(repo)).code == 0
+    _linked_guide(repo)
+    (repo / "devops" / "docker-build" / "references" / "guide.md").unlink()
+    before = head(repo)
+    result = run_cli("commit", "-m", "drop the guide", "-C", str(repo))
+    assert result.code == 1, result
+    assert "pdf-extract/SKILL.md" in result.err and "[broken-link]" in result.err
+    assert head(repo) == before
+
+
 # -- hooks install ------------------------------------------------------------------------
 
 FOREIGN_HOOK = "#!/bin/sh\n# someone else's hook\nexit 0\n"

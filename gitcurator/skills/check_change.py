@@ -1,0 +1,129 @@
+"""Validation of a change (a commit, staged or about to be made): the findings it is answerable
+for, not those of skills it leaves alone (pure).
+
+A skill the change adds or edits is checked whole. A skill it leaves alone is not: one bad
+skill already in the repository (committed with `--no-verify`, or there before `init
+--no-verify`) must not refuse every later commit of another skill. Of the checks across the
+library, those the change can break are kept: a duplicate name involving a changed skill
+(check_tree reports it on the changed skill), and a link or symlink of an untouched skill that
+led to a path the change removes.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Collection, Sequence
+from urllib.parse import quote
+
+from gitcurator.skills.check_skill import Finding, validate_skill
+from gitcurator.skills.check_tree import CheckResult, check_tree, select_skills
+from gitcurator.skills.document import SkillLocation, find_skills
+from gitcurator.skills.files import FileTree
+
+# The findings a removed path can cause in a skill nobody touched.
+_LINK_RULES = frozenset({"broken-link", "symlink"})
+
+
+def check_change(
+    before: FileTree,
+    after: FileTree,
+    changed: Collection[str],
+    *,
+    skills_dir: str = "",
+    strict: bool = False,
+    only: Sequence[str] | None = None,
+) -> CheckResult:
+    """The findings of the change from `before` to `after`; `changed` are the paths it adds,
+    edits or removes. With `only` (paths, as pre-commit passes them) the skills holding those
+    are the ones checked whole, else the skills holding a changed path."""
+    live = [s for s in find_skills(after.paths, skills_dir) if not s.archived]
+    if only is not None:
+        selected, ignored = select_skills(live, only)
+    else:
+        selected, ignored = changed_skills(live, changed), []
+    result = (
+        check_tree(after, skills_dir=skills_dir, strict=strict, only=[s.folder for s in selected])
+        if selected
+        else CheckResult((), ())
+    )
+    chosen = {s.folder for s in selected}
+    untouched = [s for s in live if s.folder not in chosen]
+    broken = _links_broken_by(before, after, changed, untouched, strict)
+    findings = sorted(
+        (*result.findings, *broken), key=lambda f: (f.path, f.line or 0, f.level != "error")
+    )
+    return CheckResult(tuple(selected), tuple(findings), tuple(ignored))
+
+
+def changed_skills(live: Sequence[SkillLocation], changed: Collection[str]) -> list[SkillLocation]:
+    """The skills of `live` holding any of the `changed` paths, in folder order."""
+    by_folder = {s.folder: s for s in live}
+    hit: dict[str, SkillLocation] = {}
+    for path in changed:
+        folder = posixpath.dirname(path)
+        while folder:
+            if folder in by_folder:
+                hit[folder] = by_folder[folder]
+                break
+            folder = posixpath.dirname(folder)
+    return sorted(hit.values(), key=lambda s: s.folder)
+
+
+def _links_broken_by(
+    before: FileTree,
+    after: FileTree,
+    changed: Collection[str],
+    untouched: Sequence[SkillLocation],
+    strict: bool,
+) -> list[Finding]:
+    """Link and symlink errors of untouched skills that the change causes: in `after`, and
+    not already in `before`. Only a removed path (or a changed symlink) can break a link."""
+    now = frozenset(after.paths)
+    removed = [p for p in changed if p not in now or p in after.links or p in before.links]
+    if not removed:
+        return []
+    words = _words_of(removed, now)
+    was = frozenset(before.paths)
+    found: list[Finding] = []
+    for loc in untouched:
+        if _may_lead_into(after, loc, words):
+            fresh = _link_errors(after, now, loc, strict) - _link_errors(before, was, loc, strict)
+            found.extend(fresh)
+    return found
+
+
+def _words_of(removed: Sequence[str], now: frozenset[str]) -> set[str]:
+    """The last part of each removed path and of each folder it left empty, as a link to it
+    would spell it (plain or percent-encoded)."""
+    words: set[str] = set()
+    folders = {posixpath.dirname(p) for p in now}
+    for path in removed:
+        part = path
+        while part:
+            words |= {posixpath.basename(part), quote(posixpath.basename(part))}
+            part = posixpath.dirname(part)
+            if part in folders:
+                break
+    return words
+
+
+def _may_lead_into(tree: FileTree, loc: SkillLocation, words: set[str]) -> bool:
+    """Whether the skill has a symlink, or its SKILL.md names any of `words`: a cheap test
+    that spares reading every file of every skill on each commit that removes something."""
+    if any(p.startswith(loc.folder + "/") for p in tree.links):
+        return True
+    data = tree.load(loc.skill_md).data
+    if data is None:
+        return False
+    text = data.decode("utf-8", "replace")
+    return any(word in text for word in words)
+
+
+def _link_errors(
+    tree: FileTree, paths: frozenset[str], loc: SkillLocation, strict: bool
+) -> set[Finding]:
+    if loc.skill_md not in paths:
+        return set()
+    files = tree.skill_files(loc.folder, loc.skill_md)
+    findings = validate_skill(files, strict=strict, repo_paths=paths, links=tree.links)
+    return {f for f in findings if f.rule in _LINK_RULES and f.level == "error"}
