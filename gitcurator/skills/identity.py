@@ -47,7 +47,9 @@ def not_a_name_reason(name: str) -> str:
         return f"is a path; name the skill by its folder alone ({folder!r})"
     if name.startswith("."):
         return "starts with '.', and folders so named hold no skills"
-    return "holds a control character (a tab, a newline) no skill folder may have"
+    if _NOT_A_NAME.search(name):
+        return "holds a control character (a tab, a newline) no skill folder may have"
+    return "is not UTF-8 text; rename the folder"
 
 
 def identity(location: SkillLocation) -> str:

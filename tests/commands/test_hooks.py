@@ -347,6 +347,8 @@ def test_manifest_declares_the_hook_for_pre_commit() -> None:
     hook = hooks[HOOK_ID]
     assert hook["language"] == "python"
     assert hook["pass_filenames"] is True
+    # A commit that only deletes passes no file names; it can still break another skill's link.
+    assert hook["always_run"] is True
     assert "--staged" in hook["entry"].split()
     # The entry's command is a console script the package really declares.
     scripts = tomllib.loads((PROJECT / "pyproject.toml").read_text())["project"]["scripts"]
@@ -389,19 +391,30 @@ PreCommitRun = Callable[..., subprocess.CompletedProcess[str]]
 
 
 @pytest.fixture
-def run_pre_commit(
-    hook_repo: tuple[Path, str], pre_commit_cache: Path, tmp_path: Path
-) -> PreCommitRun:
-    """Run gitcurator-validate through `pre-commit run` on a repository; returns the process."""
+def pre_commit_config(hook_repo: tuple[Path, str], tmp_path: Path) -> Path:
+    """A pre-commit config (outside the repository under test) with our hook at `hook_repo`."""
     path, rev = hook_repo
     config = tmp_path / "pre-commit-config.yaml"
     config.write_text(
         f"repos:\n  - repo: {path}\n    rev: {rev}\n    hooks:\n      - id: {HOOK_ID}\n"
     )
+    return config
+
+
+@pytest.fixture
+def pre_commit_env(pre_commit_cache: Path) -> dict[str, str]:
+    """The environment pre-commit runs in: the session's hook environments, no colour."""
     env = git_env()
     env["PRE_COMMIT_HOME"] = str(pre_commit_cache)
     env["PIP_CACHE_DIR"] = str(pre_commit_cache / "pip")
     env["PRE_COMMIT_COLOR"] = "never"
+    return env
+
+
+@pytest.fixture
+def run_pre_commit(pre_commit_config: Path, pre_commit_env: dict[str, str]) -> PreCommitRun:
+    """Run gitcurator-validate through `pre-commit run` on a repository; returns the process."""
+    config, env = pre_commit_config, pre_commit_env
 
     def run(repo: Path, *files: str) -> subprocess.CompletedProcess[str]:
         cmd = [sys.executable, "-m", "pre_commit", "run", HOOK_ID, "-c", str(config)]
@@ -487,3 +500,40 @@ def test_pre_commit_try_repo_runs_the_hook(repo: Path, hook_repo: tuple[Path, st
     _skip_if_offline(done)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "data/csv-clean/SKILL.md" in done.stdout
+
+
+@pytest.mark.slow
+def test_git_commit_through_pre_commits_hook_checks_the_change(
+    repo: Path, pre_commit_config: Path, pre_commit_env: dict[str, str]
+) -> None:
+    """`pre-commit install`, then real `git commit`s: pre-commit's own hook script runs ours."""
+    _old_bad_skill(repo)
+    _linked_guide(repo)
+    installed = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "install", "-c", str(pre_commit_config)],
+        cwd=repo,
+        env=pre_commit_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    write_skill(repo, "data/csv-clean")
+    git("add", "-A", cwd=repo)
+    done = commit(repo, "-m", "add csv-clean", env=pre_commit_env)
+    _skip_if_offline(done)
+    assert done.returncode == 0, done.stdout + done.stderr
+    before = head(repo)
+    write_skill(repo, "data/tsv-clean", body=BROKEN_SKILL.replace("broken", "tsv-clean"))
+    git("add", "-A", cwd=repo)
+    done = commit(repo, "-m", "add tsv-clean", env=pre_commit_env)
+    # git shows the hook's output on stderr.
+    assert done.returncode != 0 and "data/tsv-clean/SKILL.md" in done.stderr, done.stderr
+    git("rm", "-q", "-r", "--cached", "data/tsv-clean", cwd=repo)
+    # Only a deletion: pre-commit passes no file names, and the hook still runs (always_run).
+    git("rm", "-q", "devops/docker-build/references/guide.md", cwd=repo)
+    done = commit(repo, "-m", "drop the guide", env=pre_commit_env)
+    assert done.returncode != 0, done.stdout + done.stderr
+    assert "pdf-extract/SKILL.md" in done.stderr and "[broken-link]" in done.stderr
+    assert "broken/SKILL.md" not in done.stderr.replace("pdf-extract/SKILL.md", "")
+    assert head(repo) == before
