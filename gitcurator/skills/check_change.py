@@ -12,13 +12,14 @@ led to a path the change removes.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Collection, Sequence
-from urllib.parse import quote
+from collections.abc import Collection, Iterator, Sequence
+from urllib.parse import unquote
 
 from gitcurator.skills.check_skill import Finding, validate_skill
 from gitcurator.skills.check_tree import CheckResult, check_tree, select_skills
 from gitcurator.skills.document import SkillLocation, find_skills
 from gitcurator.skills.files import FileTree
+from gitcurator.skills.links import link_targets
 
 # The findings a removed path can cause in a skill nobody touched.
 _LINK_RULES = frozenset({"broken-link", "symlink"})
@@ -82,41 +83,47 @@ def _links_broken_by(
     removed = [p for p in changed if p not in now or p in after.links or p in before.links]
     if not removed:
         return []
-    words = _words_of(removed, now)
+    gone = _gone(removed, now)
     was = frozenset(before.paths)
     found: list[Finding] = []
     for loc in untouched:
-        if _may_lead_into(after, loc, words):
+        if _may_lead_into(after, loc, gone):
             fresh = _link_errors(after, now, loc, strict) - _link_errors(before, was, loc, strict)
             found.extend(fresh)
     return found
 
 
-def _words_of(removed: Sequence[str], now: frozenset[str]) -> set[str]:
-    """The last part of each removed path and of each folder it left empty, as a link to it
-    would spell it (plain or percent-encoded)."""
-    words: set[str] = set()
-    folders = {posixpath.dirname(p) for p in now}
+def _gone(removed: Sequence[str], now: frozenset[str]) -> set[str]:
+    """The removed paths and the folders they leave that no longer exist."""
+    folders = {folder for path in now for folder in _parents(path)}
+    gone = set(removed)
     for path in removed:
-        part = path
-        while part:
-            words |= {posixpath.basename(part), quote(posixpath.basename(part))}
-            part = posixpath.dirname(part)
-            if part in folders:
-                break
-    return words
+        gone.update(f for f in _parents(path) if f not in folders)
+    return gone
 
 
-def _may_lead_into(tree: FileTree, loc: SkillLocation, words: set[str]) -> bool:
-    """Whether the skill has a symlink, or its SKILL.md names any of `words`: a cheap test
-    that spares reading every file of every skill on each commit that removes something."""
-    if any(p.startswith(loc.folder + "/") for p in tree.links):
+def _parents(path: str) -> Iterator[str]:
+    folder = posixpath.dirname(path)
+    while folder:
+        yield folder
+        folder = posixpath.dirname(folder)
+
+
+def _may_lead_into(tree: FileTree, loc: SkillLocation, gone: set[str]) -> bool:
+    """Whether the skill has a symlink, or a link of its SKILL.md leads to a path in `gone`:
+    a cheap test that spares validating every skill on each commit that removes something."""
+    prefix = loc.folder + "/"
+    if any(p.startswith(prefix) for p in tree.links):
         return True
     data = tree.load(loc.skill_md).data
     if data is None:
         return False
-    text = data.decode("utf-8", "replace")
-    return any(word in text for word in words)
+    here = posixpath.dirname(loc.skill_md)
+    for _line, dest in link_targets(data.decode("utf-8", "replace"), 1):
+        relative = unquote(dest.strip().split("#", 1)[0].split("?", 1)[0])
+        if relative and posixpath.normpath(posixpath.join(here, relative)) in gone:
+            return True
+    return False
 
 
 def _link_errors(
