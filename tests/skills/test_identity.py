@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from support.file_trees import file_tree, skill_md
 
 from gitcurator import schemas
+from gitcurator.skills.check_tree import check_tree
 from gitcurator.skills.document import find_skills
 from gitcurator.skills.identity import is_skill_name, not_a_name_reason
 
@@ -57,3 +59,10 @@ def test_a_folder_name_that_is_not_utf8_is_no_name() -> None:
 
 def test_a_non_string_is_no_name() -> None:
     assert not is_skill_name(None) and not is_skill_name(7)
+
+
+def test_validate_refuses_a_folder_no_command_can_name() -> None:
+    tree = file_tree({"bad\tname/SKILL.md": skill_md("bad-name"), "ok/SKILL.md": skill_md("ok")})
+    found = [(f.path, f.rule) for f in check_tree(tree).findings if f.level == "error"]
+    assert ("bad\tname/SKILL.md", "folder-name") in found
+    assert all(path.startswith("bad\t") for path, _rule in found)
