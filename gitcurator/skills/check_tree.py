@@ -95,5 +95,5 @@ def _folder_name(loc: SkillLocation) -> list[Finding]:
     name = identity(loc)
     if is_skill_name(name):
         return []
-    message = f"Folder name {name!r} {not_a_name_reason(name)}; no command can name it"
+    message = f"Folder name {name!r} {not_a_name_reason(name)}; rename the folder"
     return [Finding("error", loc.skill_md, message, "folder-name")]

@@ -4,10 +4,11 @@ A skill is known by its folder name (the spec makes it equal to `name:`); a diff
 frontmatter name and a name absorbed into an umbrella refer to it too.
 
 One rule says what can be a skill's name, for every command, record, hook and the MCP server:
-whatever folder `find_skills` takes as a skill. The spec's stricter rule for `name:`
-(lower-case letters, digits, single hyphens) is a validation finding, never a reason to refuse
-a skill `list` shows: real libraries hold `zoho_books-automation`, `-21risk-automation`,
-`PDF-Tools`, `v1.2-notes`.
+whatever folder `find_skills` takes as a skill, but for a control character or non-UTF-8 bytes
+in its name (`validate` refuses such a folder, so only `--no-verify` lets one in). The spec's
+stricter rule for `name:` (lower-case letters, digits, single hyphens) is a validation finding,
+never a reason to refuse a skill `list` shows: real libraries hold `zoho_books-automation`,
+`-21risk-automation`, `PDF-Tools`, `v1.2-notes`.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ _NOT_A_NAME = re.compile(r"^\.|[/\x00-\x1f\x7f]")
 
 
 def is_skill_name(name: object) -> bool:
-    """Whether `name` can be a skill's identity: the name of a folder find_skills takes."""
+    """Whether `name` can be a skill's identity (see the module's docstring)."""
     if not isinstance(name, str) or not name or _NOT_A_NAME.search(name):
         return False
     try:
@@ -48,8 +49,8 @@ def not_a_name_reason(name: str) -> str:
     if name.startswith("."):
         return "starts with '.', and folders so named hold no skills"
     if _NOT_A_NAME.search(name):
-        return "holds a control character (a tab, a newline) no skill folder may have"
-    return "is not UTF-8 text; rename the folder"
+        return "holds a control character (a tab, a newline), which no command can take"
+    return "is not UTF-8 text"
 
 
 def identity(location: SkillLocation) -> str:
