@@ -19,7 +19,7 @@ from gitcurator import __version__
 from gitcurator.agents.events import AGENTS
 from gitcurator.error_handler import guarded
 from gitcurator.errors import EXIT_OK, EXIT_USAGE
-from gitcurator.output import Progress, emit
+from gitcurator.output import Progress, emit, warn
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -685,8 +685,23 @@ def _dispatch(argv: list[str] | None) -> int:
         code = cli.main(args=argv, prog_name="gitcurator", standalone_mode=False)
     except click.exceptions.Abort:
         raise KeyboardInterrupt from None
+    except click.NoSuchOption as exc:
+        exc.show(file=sys.stderr)
+        _hint_names_after_dashes(exc, sys.argv[1:] if argv is None else argv)
+        return EXIT_USAGE
     except click.ClickException as exc:
         exc.show(file=sys.stderr)
         return EXIT_USAGE
     # --help and --version end with click's own exit code, a command with emit's.
     return code if isinstance(code, int) else EXIT_OK
+
+
+def _hint_names_after_dashes(exc: click.NoSuchOption, argv: list[str]) -> None:
+    """An unknown option that is a skill's name (`-21risk-automation`): say how to pass it."""
+    words = argv[: argv.index("--")] if "--" in argv else argv
+    word = next((w for w in words if w.startswith(exc.option_name)), exc.option_name)
+    command = " ".join(w for w in words if w != word)
+    warn(
+        f"hint: if {word} is a skill's name, put it after `--`, which ends the options: "
+        f"`gitcurator {command} -- {word}`"
+    )

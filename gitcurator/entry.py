@@ -12,7 +12,8 @@ from pathlib import Path
 
 
 def parse_record(argv: list[str]) -> tuple[Path, str, list[str], str | None] | None:
-    """(repo, kind, names, at) of a plain `[-C PATH] record use|view NAME... [--at T]`."""
+    """(repo, kind, names, at) of a plain `[-C PATH] record use|view NAME... [--at T]`; every
+    argument after `--` is a name (`record use -- -21risk-automation`)."""
     repo: Path | None = None
     args = list(argv)
     if args[:1] == ["-C"] and len(args) > 1:
@@ -25,6 +26,9 @@ def parse_record(argv: list[str]) -> tuple[Path, str, list[str], str | None] | N
     i = 0
     while i < len(rest):
         arg = rest[i]
+        if arg == "--":
+            names += rest[i + 1 :]
+            break
         if arg in ("--at", "-C") and i + 1 < len(rest):
             if arg == "--at":
                 at = rest[i + 1]

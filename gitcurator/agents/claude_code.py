@@ -38,11 +38,20 @@ def home() -> Path:
 
 
 def skill_name_of(value: object) -> str | None:
-    """The skill a Skill tool input names: `pdf`, `/pdf`, `/pdf some arguments`."""
+    """The skill a typed command names: `pdf`, `/pdf`, `/pdf some arguments`."""
     if not isinstance(value, str):
         return None
     words = value.strip().lstrip("/").split()
     return words[0] if words else None
+
+
+def skill_input_name(tool_input: dict[str, Any]) -> str | None:
+    """The skill a Skill tool input names: `skill` whole (its arguments come in `args`, and a
+    folder may be named `My Skill`), else the first word of an older build's `command`."""
+    value = tool_input.get("skill")
+    if isinstance(value, str) and value.strip().lstrip("/"):
+        return value.strip().lstrip("/")
+    return skill_name_of(tool_input.get("command"))
 
 
 def hook_events(payload: dict[str, Any], library: Library) -> list[AgentEvent]:
@@ -56,7 +65,7 @@ def hook_events(payload: dict[str, Any], library: Library) -> list[AgentEvent]:
     tool_input = given if isinstance(given, dict) else {}
     use_id = payload.get("tool_use_id") if isinstance(payload.get("tool_use_id"), str) else None
     if tool == "Skill":
-        name = skill_name_of(tool_input.get("skill")) or skill_name_of(tool_input.get("command"))
+        name = skill_input_name(tool_input)
         return [AgentEvent("use", name, use_id)] if name else []
     if tool in WRITE_TOOLS:
         response = payload.get("tool_response")
@@ -108,9 +117,7 @@ def transcript_events(line: dict[str, Any], library: Library) -> Iterator[AgentE
             if item.get("type") == "tool_use" and item.get("name") == "Skill":
                 given = item.get("input")
                 tool_input = given if isinstance(given, dict) else {}
-                name = skill_name_of(tool_input.get("skill")) or skill_name_of(
-                    tool_input.get("command")
-                )
+                name = skill_input_name(tool_input)
                 item_id = item.get("id") if isinstance(item.get("id"), str) else None
                 if name:
                     yield AgentEvent("use", name, item_id, at)

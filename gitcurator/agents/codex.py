@@ -27,7 +27,10 @@ from gitcurator.agents.paths import Library
 AGENT = "codex"
 HOOK_EVENTS = {"PostToolUse": "Bash|apply_patch", "UserPromptSubmit": None}
 HOOKS_SINCE = (0, 124, 0)  # the first release with hooks on by default
-_MENTION = re.compile(r"(?<![\w$])\$([a-z0-9][a-z0-9-]{0,63})\b")
+# `$name`: any folder name without spaces (`$zoho_books-automation`, `$v1.2-notes`), but not
+# a shell variable (`$HOME`); a guess, dropped unless a skill has the name, so a trailing full
+# stop is left out.
+_MENTION = re.compile(r"(?<![\w$])\$(?![A-Z0-9_]+(?![\w-]))([\w-]+(?:\.[\w-]+)*)")
 _PATCH_FILE = re.compile(r"^\*\*\* (Add|Update) File: (.+?)\s*$", re.MULTILINE)
 
 

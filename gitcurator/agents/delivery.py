@@ -13,8 +13,9 @@ from typing import NamedTuple
 from gitcurator.agents import status
 from gitcurator.agents.events import AgentEvent, now
 from gitcurator.agents.paths import is_file
+from gitcurator.skills.identity import is_skill_name
 from gitcurator.telemetry import journal, names_cache, recording
-from gitcurator.telemetry.events import MAX_EVENT_ID, event_line, invalid_name_hint
+from gitcurator.telemetry.events import MAX_EVENT_ID, event_line
 from gitcurator.telemetry.gitdir import find_gitdir, read_head, state_dir
 from gitcurator.telemetry.host import host_id
 
@@ -58,13 +59,9 @@ def resolve(target: Target, names: Sequence[str]) -> dict[str, str]:
     if known is None:
         return recording.rebuild_names(target.root, target.state, target.head)
     missing = [n for n in wanted if n not in known]
-    if any(_is_folder_name(n) and is_file(target.root / n / "SKILL.md") for n in missing):
+    if any(is_skill_name(n) and is_file(target.root / n / "SKILL.md") for n in missing):
         return recording.rebuild_names(target.root, target.state, target.head)
     return known
-
-
-def _is_folder_name(name: str) -> bool:
-    return bool(name) and "/" not in name and "\\" not in name and not name.startswith(".")
 
 
 def deliver(
@@ -94,8 +91,8 @@ def deliver(
                 else:
                     done.unknown.append(event.name)
                 continue
-        elif invalid_name_hint([event.name]):
-            done.dropped += 1  # a folder name no record can have (`My Skill`)
+        elif not is_skill_name(event.name):
+            done.dropped += 1  # a name no skill folder can have (a path, a newline)
             continue
         else:
             skill = event.name

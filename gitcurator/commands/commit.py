@@ -12,7 +12,7 @@ from gitcurator.errors import CuratorError, UsageError
 from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.output import Result, failed, warning_line
 from gitcurator.render import findings_text, plural
-from gitcurator.skills.check_tree import check_tree
+from gitcurator.skills.check_change import check_change
 from gitcurator.skills.document import SkillLocation, SkillParseError, find_skills, parse_skill_md
 from gitcurator.skills.files import FileTree
 from gitcurator.skills.identity import identity
@@ -54,12 +54,14 @@ def commit(start: Path, message: str, origin: str | None, *, allow_similar: bool
         if not changes.paths:
             return Result(text="no skill changes to commit")
         touched = [s for s in live_now if any(p.startswith(s.folder + "/") for p in changes.paths)]
-        result = check_tree(
-            tree, skills_dir=skills_dir, include=include, only=[s.folder for s in touched]
+        # The rule the git hooks follow: the changed skills whole, plus what the change breaks.
+        result = check_change(
+            store.head_tree(), tree, changes.paths, skills_dir=skills_dir, include=include
         )
         if result.errors:
             return failed(
-                f"{plural(result.errors, 'error')} in the changed skills; nothing was committed",
+                f"{plural(result.errors, 'error')} in the changed skills or caused by the change; "
+                "nothing was committed",
                 notes=(findings_text(result.findings, show_warnings=False),),
             )
         new_skills = [s for s in touched if s.skill_md not in head]

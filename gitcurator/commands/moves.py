@@ -17,7 +17,7 @@ from gitcurator.library import SkillsRepo
 from gitcurator.output import warning_line
 from gitcurator.render import other_branch_note
 from gitcurator.skills.document import SkillLocation, SkillParseError, find_skills, parse_skill_md
-from gitcurator.skills.identity import VALID_NAME
+from gitcurator.skills.identity import is_skill_name
 from gitcurator.store import branches, commits, trees
 from gitcurator.store.commits import CommitId, TreeId
 from gitcurator.store.repository import Store
@@ -119,7 +119,7 @@ def record_archives(
     keeps a skill whose archived_at is unknown, which is the safe side.
     """
     absorbed = absorbed or {}
-    names = sorted(n for n in archived_at.keys() | absorbed.keys() if VALID_NAME.fullmatch(n))
+    names = sorted(n for n in archived_at.keys() | absorbed.keys() if is_skill_name(n))
 
     def change(records: dict[str, UsageRecord]) -> set[str]:
         for name in names:

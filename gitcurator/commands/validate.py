@@ -10,6 +10,7 @@ from gitcurator.errors import EXIT_FAILURE, EXIT_OK, NotARepository, UsageError
 from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.output import Result, warning_line
 from gitcurator.render import findings_text, hidden_skills_note, plural
+from gitcurator.skills.check_change import check_change
 from gitcurator.skills.check_skill import Finding
 from gitcurator.skills.check_tree import CheckResult, check_tree
 from gitcurator.skills.document import SKILL_FILE
@@ -90,13 +91,22 @@ def _check_repo(
 ) -> CheckResult:
     tree = repo.store.staged_tree() if staged else repo.store.worktree_tree()
     config = repo.config
-    result = check_tree(
-        tree,
-        skills_dir=config.skills_dir,
-        include=config.include,
-        strict=strict,
-        only=None if only is None else list(only),
-    )
+    selected = None if only is None else list(only)
+    if staged:
+        # What the hooks run: the staged change against HEAD, not the whole index.
+        result = check_change(
+            repo.store.head_tree(),
+            tree,
+            repo.store.staged_changes(),
+            skills_dir=config.skills_dir,
+            include=config.include,
+            strict=strict,
+            only=selected,
+        )
+    else:
+        result = check_tree(
+            tree, skills_dir=config.skills_dir, include=config.include, strict=strict, only=selected
+        )
     folders = {raw for raw, full in given if full.is_dir() and not full.is_symlink()}
     return _with_missing(
         result, {only[rel]: rel for rel in result.ignored} if only else {}, folders

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from gitcurator.library import SkillsRepo
 from gitcurator.skills.document import find_skills
-from gitcurator.skills.identity import VALID_NAME, identity
+from gitcurator.skills.identity import identity, is_skill_name
 from gitcurator.store import ObjectID
 from gitcurator.telemetry import ledger, names_cache
 from gitcurator.telemetry.names import known_names
@@ -60,8 +60,8 @@ def build(repo: SkillsRepo, head: str | None, notes: str | None) -> Catalogue:
     prefix = f"{skills_dir}/" if skills_dir else ""
     live: dict[str, ServedSkill] = {}
     for folder, loc in folders.items():
-        if not VALID_NAME.fullmatch(identity(loc)):
-            continue  # a folder name no record can key (`My_Skill`): `validate` says why
+        if not is_skill_name(identity(loc)):
+            continue  # a folder name no command can take (a control character in it)
         skill = ServedSkill(
             identity(loc),
             folder,

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from gitcurator.skills.check_skill import Finding, duplicate_names, skill_name, validate_skill
 from gitcurator.skills.document import SkillLocation, discover_skills
 from gitcurator.skills.files import FileTree, SkillFiles
+from gitcurator.skills.identity import identity, is_skill_name, not_a_name_reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +77,7 @@ def check_tree(
             findings.extend(
                 validate_skill(files, strict=strict, repo_paths=repo_paths, links=tree.links)
             )
+            findings.extend(_folder_name(loc))
         else:
             # Only the name matters for skills outside the selection.
             files = SkillFiles(loc.folder, loc.skill_md, (tree.load(loc.skill_md),))
@@ -101,3 +103,12 @@ def _clean(raw: str) -> str:
 
 def _folder_of(skill_md: str) -> str:
     return posixpath.dirname(skill_md)
+
+
+def _folder_name(loc: SkillLocation) -> list[Finding]:
+    """An error for a folder no command can name (a tab or newline in it): `list` shows it."""
+    name = identity(loc)
+    if is_skill_name(name):
+        return []
+    message = f"Folder name {name!r} {not_a_name_reason(name)}; rename the folder"
+    return [Finding("error", loc.skill_md, message, "folder-name")]

@@ -73,7 +73,18 @@ def staged_entries(store: Store) -> Iterator[tuple[str, ObjectID, int]]:
 
 def staged_tree(store: Store) -> FileTree:
     """What is staged for the next commit (honours GIT_INDEX_FILE, as git's hooks need)."""
-    entries = {path: (sha, mode) for path, sha, mode in staged_entries(store)}
+    return stored_tree(store, {path: (sha, mode) for path, sha, mode in staged_entries(store)})
+
+
+def staged_changes(store: Store) -> set[str]:
+    """The paths the next commit adds, changes (content or mode) or removes against HEAD."""
+    head = store.head_entries()
+    staged = {path: (sha, mode) for path, sha, mode in staged_entries(store)}
+    return {p for p in head.keys() | staged.keys() if head.get(p) != staged.get(p)}
+
+
+def stored_tree(store: Store, entries: dict[str, tuple[ObjectID, int]]) -> FileTree:
+    """Stored files (path -> (blob id, mode)) as a FileTree; blobs are read when asked for."""
     links = {
         p: os.fsdecode(store.repo.object_store[sha].as_raw_string())
         for p, (sha, mode) in entries.items()

@@ -176,6 +176,14 @@ class Store:
         """What is staged for the next commit (honours GIT_INDEX_FILE, as git's hooks need)."""
         return index.staged_tree(self)
 
+    def staged_changes(self) -> set[str]:
+        """The paths the next commit adds, changes or removes against HEAD."""
+        return index.staged_changes(self)
+
+    def head_tree(self) -> FileTree:
+        """HEAD's committed files as a FileTree (empty without commits)."""
+        return index.stored_tree(self, self.head_entries())
+
     def staged_entries(self) -> Iterator[tuple[str, ObjectID, int]]:
         """(path, blob sha, mode) of every stage-0 entry of the index."""
         return index.staged_entries(self)

@@ -10,6 +10,8 @@ import json
 import re
 from typing import NamedTuple
 
+from gitcurator.skills.identity import is_skill_name, not_a_name_reason
+
 
 class Event(NamedTuple):
     kind: str
@@ -20,9 +22,9 @@ class Event(NamedTuple):
     event_id: str | None = None
 
 
-# The usage-record schema's rules for a skill name, a host id and a time, checked here so a
-# damaged line is skipped on reading instead of failing the notes write of a whole flush.
-_SKILL = re.compile(r"[^\s\x00-\x1f\x7fA-Z_/\\.-](?:-?[^\s\x00-\x1f\x7fA-Z_/\\.-])*")
+# The usage-record schema's rules for a skill name (skills.identity), a host id and a time,
+# checked here so a damaged line is skipped on reading instead of failing the notes write of a
+# whole flush.
 HOST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 _TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 SOURCE = re.compile(r"[a-z][a-z0-9-]{0,31}")
@@ -84,22 +86,12 @@ def _valid(event: Event) -> bool:
             event.event_id is None
             or (isinstance(event.event_id, str) and 0 < len(event.event_id) <= MAX_EVENT_ID)
         )
-        and all(
-            isinstance(n, str) and len(n) <= 64 and _SKILL.fullmatch(n) is not None
-            for n in event.names
-        )
+        and all(is_skill_name(n) for n in event.names)
     )
 
 
 def invalid_name_hint(names: list[str]) -> str:
-    """For unknown names that no skill could ever have, why: a folder `list` shows under such
-    a name (`My Skill`, `PDF-Tools`) takes no usage, pins or origins until it is renamed."""
-    bad = [n for n in names if len(n) > 64 or _SKILL.fullmatch(n) is None]
-    if not bad:
-        return ""
-    shown = ", ".join(repr(n) for n in bad)
-    return (
-        f"; {shown} {'is not a valid skill name' if len(bad) == 1 else 'are not valid skill names'}"
-        " (lower-case letters, digits and single hyphens); a skill folder so named takes no "
-        "usage, pins or origins until it is renamed (see `gitcurator validate`)"
-    )
+    """For unknown names that no skill could ever have, why (a path, a dot-folder, a control
+    character); "" when every name could be a skill's."""
+    reasons = [f"{n!r} {not_a_name_reason(n)}" for n in names if not is_skill_name(n)]
+    return f"; {'; '.join(reasons)}" if reasons else ""

@@ -94,7 +94,11 @@ def test_commit_of_a_secret_in_a_support_file_is_refused(hooked: Path) -> None:
     assert head(hooked) == before
 
 
-def test_commit_of_a_good_skill_goes_through(hooked: Path) -> None:
+@pytest.mark.parametrize("old_bad", [False, True], ids=["clean-library", "old-bad-skill"])
+def test_commit_of_a_good_skill_goes_through(hooked: Path, old_bad: bool) -> None:
+    # An old bad skill (past the hook by --no-verify) must not refuse another skill's commit.
+    if old_bad:
+        _old_bad_skill(hooked)
     before = head(hooked)
     write_skill(hooked, "data/csv-clean")
     git("add", "-A", cwd=hooked)
@@ -102,6 +106,8 @@ def test_commit_of_a_good_skill_goes_through(hooked: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert git("rev-parse", "HEAD~1", cwd=hooked).stdout.strip() == before
     assert "data/csv-clean/SKILL.md" in git("ls-files", cwd=hooked).stdout
+    # The whole-library view still sees the old one.
+    assert run_cli("validate", "-C", str(hooked)).code == (1 if old_bad else 0)
 
 
 def test_no_verify_skips_the_hook_once(hooked: Path) -> None:
@@ -176,6 +182,86 @@ def test_hook_without_gitcurator_refuses_and_says_how_to_fix(hooked: Path) -> No
     assert done.returncode != 0
     assert "gitcurator is not installed" in done.stderr
     assert "--no-verify" in done.stderr
+
+
+# -- the change, not the whole tree ---------------------------------------------------------
+
+GUIDE_LINK = "See [the guide](../devops/docker-build/references/guide.md).\n"
+
+
+def _old_bad_skill(repo: Path) -> None:
+    """A bad skill already committed past the hook, as `--no-verify` or `init --no-verify` do."""
+    write_skill(repo, "broken", body=BROKEN_SKILL)
+    git("add", "-A", cwd=repo)
+    assert commit(repo, "--no-verify", "-m", "broken on purpose").returncode == 0
+
+
+def _linked_guide(repo: Path) -> None:
+    """pdf-extract links into docker-build's references, committed."""
+    guide = repo / "devops" / "docker-build" / "references" / "guide.md"
+    guide.parent.mkdir()
+    guide.write_text("# Guide\n")
+    skill_md = repo / "pdf-extract" / "SKILL.md"
+    skill_md.write_text(
+        skill_md.read_text().replace("# pdf-extract\n", "# pdf-extract\n\n" + GUIDE_LINK)
+    )
+    git("add", "-A", cwd=repo)
+    assert commit(repo, "--no-verify", "-m", "link the guide").returncode == 0
+
+
+def test_a_new_bad_skill_is_refused_beside_an_old_one_and_only_it_is_named(hooked: Path) -> None:
+    _old_bad_skill(hooked)
+    before = head(hooked)
+    write_skill(hooked, "data/csv-clean", body=BROKEN_SKILL.replace("broken", "csv-clean"))
+    git("add", "-A", cwd=hooked)
+    done = commit(hooked, "-m", "add csv-clean")
+    assert done.returncode != 0
+    assert "data/csv-clean/SKILL.md" in done.stderr
+    assert "broken/SKILL.md" not in done.stderr.replace("data/csv-clean/SKILL.md", "")
+    assert head(hooked) == before
+
+
+def test_renaming_a_skill_into_a_duplicate_name_is_refused(hooked: Path) -> None:
+    _old_bad_skill(hooked)
+    before = head(hooked)
+    git("mv", "devops/docker-build", "devops/pdf-extract", cwd=hooked)
+    write_skill(hooked, "devops/pdf-extract")
+    git("add", "-A", cwd=hooked)
+    done = commit(hooked, "-m", "rename docker-build")
+    assert done.returncode != 0
+    assert "[duplicate-name]" in done.stderr and "devops/pdf-extract/SKILL.md" in done.stderr
+    assert head(hooked) == before
+
+
+def test_a_change_that_breaks_a_link_of_an_unchanged_skill_is_refused(hooked: Path) -> None:
+    _old_bad_skill(hooked)
+    _linked_guide(hooked)
+    before = head(hooked)
+    git("rm", "-q", "devops/docker-build/references/guide.md", cwd=hooked)
+    done = commit(hooked, "-m", "drop the guide")
+    assert done.returncode != 0
+    assert "pdf-extract/SKILL.md" in done.stderr and "[broken-link]" in done.stderr
+    assert "broken/SKILL.md" not in done.stderr.replace("pdf-extract/SKILL.md", "")
+    assert head(hooked) == before
+    # A link that was broken before the change is not the change's doing.
+    assert commit(hooked, "--no-verify", "-m", "drop the guide").returncode == 0
+    write_skill(hooked, "data/csv-clean")
+    git("add", "-A", cwd=hooked)
+    done = commit(hooked, "-m", "add csv-clean")
+    assert done.returncode == 0, done.stderr
+
+
+def test_gitcurator_commit_checks_the_change_as_the_hook_does(repo: Path) -> None:
+    _old_bad_skill(repo)
+    write_skill(repo, "data/csv-clean")
+    assert run_cli("commit", "-m", "add csv-clean", "-C", str(repo)).code == 0
+    _linked_guide(repo)
+    (repo / "devops" / "docker-build" / "references" / "guide.md").unlink()
+    before = head(repo)
+    result = run_cli("commit", "-m", "drop the guide", "-C", str(repo))
+    assert result.code == 1, result
+    assert "pdf-extract/SKILL.md" in result.err and "[broken-link]" in result.err
+    assert head(repo) == before
 
 
 # -- hooks install ------------------------------------------------------------------------
@@ -255,6 +341,8 @@ def test_manifest_declares_the_hook_for_pre_commit() -> None:
     hook = hooks[HOOK_ID]
     assert hook["language"] == "python"
     assert hook["pass_filenames"] is True
+    # A commit that only deletes passes no file names; it can still break another skill's link.
+    assert hook["always_run"] is True
     assert "--staged" in hook["entry"].split()
     # The entry's command is a console script the package really declares.
     scripts = tomllib.loads((PROJECT / "pyproject.toml").read_text())["project"]["scripts"]
@@ -297,19 +385,30 @@ PreCommitRun = Callable[..., subprocess.CompletedProcess[str]]
 
 
 @pytest.fixture
-def run_pre_commit(
-    hook_repo: tuple[Path, str], pre_commit_cache: Path, tmp_path: Path
-) -> PreCommitRun:
-    """Run gitcurator-validate through `pre-commit run` on a repository; returns the process."""
+def pre_commit_config(hook_repo: tuple[Path, str], tmp_path: Path) -> Path:
+    """A pre-commit config (outside the repository under test) with our hook at `hook_repo`."""
     path, rev = hook_repo
     config = tmp_path / "pre-commit-config.yaml"
     config.write_text(
         f"repos:\n  - repo: {path}\n    rev: {rev}\n    hooks:\n      - id: {HOOK_ID}\n"
     )
+    return config
+
+
+@pytest.fixture
+def pre_commit_env(pre_commit_cache: Path) -> dict[str, str]:
+    """The environment pre-commit runs in: the session's hook environments, no colour."""
     env = git_env()
     env["PRE_COMMIT_HOME"] = str(pre_commit_cache)
     env["PIP_CACHE_DIR"] = str(pre_commit_cache / "pip")
     env["PRE_COMMIT_COLOR"] = "never"
+    return env
+
+
+@pytest.fixture
+def run_pre_commit(pre_commit_config: Path, pre_commit_env: dict[str, str]) -> PreCommitRun:
+    """Run gitcurator-validate through `pre-commit run` on a repository; returns the process."""
+    config, env = pre_commit_config, pre_commit_env
 
     def run(repo: Path, *files: str) -> subprocess.CompletedProcess[str]:
         cmd = [sys.executable, "-m", "pre_commit", "run", HOOK_ID, "-c", str(config)]
@@ -395,3 +494,40 @@ def test_pre_commit_try_repo_runs_the_hook(repo: Path, hook_repo: tuple[Path, st
     _skip_if_offline(done)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "data/csv-clean/SKILL.md" in done.stdout
+
+
+@pytest.mark.slow
+def test_git_commit_through_pre_commits_hook_checks_the_change(
+    repo: Path, pre_commit_config: Path, pre_commit_env: dict[str, str]
+) -> None:
+    """`pre-commit install`, then real `git commit`s: pre-commit's own hook script runs ours."""
+    _old_bad_skill(repo)
+    _linked_guide(repo)
+    installed = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "install", "-c", str(pre_commit_config)],
+        cwd=repo,
+        env=pre_commit_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    write_skill(repo, "data/csv-clean")
+    git("add", "-A", cwd=repo)
+    done = commit(repo, "-m", "add csv-clean", env=pre_commit_env)
+    _skip_if_offline(done)
+    assert done.returncode == 0, done.stdout + done.stderr
+    before = head(repo)
+    write_skill(repo, "data/tsv-clean", body=BROKEN_SKILL.replace("broken", "tsv-clean"))
+    git("add", "-A", cwd=repo)
+    done = commit(repo, "-m", "add tsv-clean", env=pre_commit_env)
+    # git shows the hook's output on stderr.
+    assert done.returncode != 0 and "data/tsv-clean/SKILL.md" in done.stderr, done.stderr
+    git("rm", "-q", "-r", "--cached", "data/tsv-clean", cwd=repo)
+    # Only a deletion: pre-commit passes no file names, and the hook still runs (always_run).
+    git("rm", "-q", "devops/docker-build/references/guide.md", cwd=repo)
+    done = commit(repo, "-m", "drop the guide", env=pre_commit_env)
+    assert done.returncode != 0, done.stdout + done.stderr
+    assert "pdf-extract/SKILL.md" in done.stderr and "[broken-link]" in done.stderr
+    assert "broken/SKILL.md" not in done.stderr.replace("pdf-extract/SKILL.md", "")
+    assert head(repo) == before

@@ -7,12 +7,12 @@ from importlib import resources
 import pytest
 
 from gitcurator.demo import catalogue as sample
-from gitcurator.skills.identity import VALID_NAME
+from gitcurator.skills.frontmatter import name_messages
 
 
 def test_catalogue_is_consistent() -> None:
     names = [s.name for s in sample.SKILLS]
-    assert len(names) == len(set(names)) and all(VALID_NAME.fullmatch(n) for n in names)
+    assert len(names) == len(set(names)) and all(not name_messages(n) for n in names)
     assert 24 <= len(names) <= 48
     assert sample.PINNED in names
     for skill in sample.SKILLS:

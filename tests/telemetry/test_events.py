@@ -57,8 +57,10 @@ def test_a_line_with_a_bad_source_or_event_id_is_no_event(fields: str) -> None:
     ("names", "hint"),
     [
         (["pdf-extract"], ""),
-        (["My Skill"], "; 'My Skill' is not a valid skill name"),
-        (["A", "b_c"], "; 'A', 'b_c' are not valid skill names"),
+        (["My Skill", "zoho_books-automation", "-21risk", "v1.2", "PDF-Tools"], ""),
+        (["data/csv-clean"], "; 'data/csv-clean' is a path; name the skill by its folder alone"),
+        ([".hidden", "a"], "; '.hidden' starts with '.'"),
+        (["a\nb", ""], "; 'a\\nb' holds a control character"),
     ],
 )
 def test_invalid_name_hint(names: list[str], hint: str) -> None:

@@ -58,7 +58,8 @@ def test_a_partial_last_line_is_left_for_the_next_read(tmp_path: Path) -> None:
         b'{"v":1,"k":"patch","t":"2026-01-01T00:00:00Z","h":"h","n":["a"]}',
         b'{"v":1,"k":"use","t":"yesterday","h":"h","n":["a"]}',
         b'{"v":1,"k":"use","t":"2026-01-01T00:00:00Z","h":"bad host!","n":["a"]}',
-        b'{"v":1,"k":"use","t":"2026-01-01T00:00:00Z","h":"h","n":["My_Skill"]}',
+        # a path: never a skill's name
+        b'{"v":1,"k":"use","t":"2026-01-01T00:00:00Z","h":"h","n":["a/b"]}',
         b'{"v":1,"k":"use","t":"2026-01-01T00:00:00Z","h":"h","n":"abc"}',
         b'{"v":1,"k":"use","t":"2026-01-01T00:00:00Z","h":"h","n":[7]}',
     ],

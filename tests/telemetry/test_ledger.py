@@ -185,31 +185,6 @@ def test_a_name_that_can_never_be_a_skill_exits_1_and_records_nothing(repo: Path
     assert _counts(repo) == {"pdf-extract": (1, 0)}
 
 
-@pytest.mark.parametrize(
-    "command",
-    [
-        ("record", "use", "My Skill"),
-        ("track", "My Skill", "--origin", "agent"),
-        ("pin", "My Skill"),
-        ("resolve", "My Skill"),
-    ],
-)
-def test_a_listed_folder_with_an_invalid_name_is_explained_not_just_unknown(
-    repo: Path, command: tuple[str, ...]
-) -> None:
-    # `list` shows the folder, so "no skill named" alone would contradict it.
-    write_skill(repo, "My Skill", name="my-skill")
-    git("add", "-A", cwd=repo)
-    git("commit", "-qm", "add", cwd=repo)
-    assert "My Skill" in run_cli("list", "-C", str(repo)).out
-    result = run_cli(*command, "-C", str(repo))
-    assert result.code == 1, result
-    assert "'My Skill' is not a valid skill name" in result.err
-    plain = run_cli(*[("nope" if a == "My Skill" else a) for a in command], "-C", str(repo))
-    assert plain.code == 1 and "no skill named nope" in plain.err
-    assert "valid skill name" not in plain.err, "a plainly unknown name gets no hint"
-
-
 def test_unknown_names_through_the_api(repo: Path) -> None:
     with pytest.raises(recording.UnknownSkill) as caught:
         recording.record("use", ["pdf-extract", "nope", "also-nope"], repo=repo)
@@ -391,14 +366,14 @@ def test_a_damaged_journal_line_is_reported_and_does_not_block_the_flush(repo: P
     assert _load(repo).problems == []
 
 
-def test_an_uncommitted_skill_with_an_invalid_folder_name_cannot_block_flushes(repo: Path) -> None:
-    write_skill(repo, "My_Skill")  # not a valid skill name; validate would refuse to commit it
-    run_cli("record", "use", "My_Skill", "-C", str(repo))
+def test_an_uncommitted_skill_off_the_spec_name_rule_is_counted_by_flushes(repo: Path) -> None:
+    write_skill(repo, "My_Skill")  # off the spec's rule for `name:`, but a folder list shows
+    assert run_cli("record", "use", "My_Skill", "-C", str(repo)).code == 0
     recording.record("use", ["pdf-extract"], repo=repo)
-    for _ in range(2):  # before the fix, every flush from here on failed
+    for _ in range(2):  # before, such a name in the journal failed every flush
         result = run_cli("flush", "-C", str(repo))
         assert result.code == 0, result
-    assert _counts(repo) == {"pdf-extract": (1, 0)}
+    assert _counts(repo) == {"My_Skill": (1, 0), "pdf-extract": (1, 0)}
     assert run_cli("pin", "pdf-extract", "-C", str(repo)).code == 0
 
 

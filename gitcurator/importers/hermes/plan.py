@@ -27,8 +27,8 @@ from gitcurator.importers.hermes.state_files import (
     HermesFiles,
 )
 from gitcurator.skills.document import ARCHIVE_DIR, SkillLocation
-from gitcurator.skills.identity import identity
-from gitcurator.telemetry.records import HostCounters, Imported, check_doc
+from gitcurator.skills.identity import identity, is_skill_name, not_a_name_reason
+from gitcurator.telemetry.records import HostCounters, Imported
 
 # -- names → identities ----------------------------------------------------------------------
 
@@ -99,11 +99,11 @@ def plan_import(
     bundled = _bundled_skills(files.bundled_manifest, index, problems)
     facts: dict[str, SkillFacts] = {}
     for skill, where in sorted(_by_identity(locations).items()):
-        if check_doc({"version": 1, "skill": skill, "hosts": {}}, skill):
+        if not is_skill_name(skill):
             # The notes would refuse the record; the skill itself is still committed.
             problems.append(
-                f"skill folder {skill!r} is not a valid skill name (lower-case letters, digits "
-                "and single hyphens), so it gets no record: its Hermes usage was not imported"
+                f"skill folder {skill!r} {not_a_name_reason(skill)}, so it gets no record: "
+                "its Hermes usage was not imported"
             )
             continue
         archived = all(loc.archived for loc in where)

@@ -153,8 +153,16 @@ def test_two_keys_for_one_skill_are_added_up() -> None:
     ]
 
 
-def test_a_folder_that_is_no_valid_name_gets_no_record() -> None:
+def test_a_folder_off_the_spec_name_rule_gets_its_record() -> None:
+    # `list` shows `My_Skill`, so its Hermes usage is imported under that name.
     locations = [SkillLocation("My_Skill", "My_Skill/SKILL.md")]
     plan = plan_import(locations, {}, HermesFiles(b'{"My_Skill": {"use_count": 1}}'), NOW)
+    assert plan.facts["My_Skill"].counters.use_count == 1
+    assert plan.problems == []
+
+
+def test_a_folder_that_can_be_no_name_gets_no_record() -> None:
+    locations = [SkillLocation("bad\nname", "bad\nname/SKILL.md")]
+    plan = plan_import(locations, {}, HermesFiles(b'{"bad\\nname": {"use_count": 1}}'), NOW)
     assert plan.facts == {}
-    assert "skill folder 'My_Skill' is not a valid skill name" in plan.problems[0]
+    assert "skill folder 'bad\\nname' holds a control character" in plan.problems[0]
