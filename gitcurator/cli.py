@@ -88,10 +88,33 @@ def cli(repo_dir: Path | None) -> None:
 # -- setting up ---------------------------------------------------------------------------
 
 
+def _in_folder(ctx: click.Context, here: Path | None, path: Path | None) -> Path | None:
+    """`path` as seen from this command's -C (or the group's), like `git -C DIR init PATH`:
+    a relative PATH is inside DIR, and without PATH the folder is DIR itself."""
+    base = here or ctx.find_root().params.get("repo_dir")
+    if base is None or (path is not None and path.is_absolute()):
+        return path
+    return base / path if path is not None else base
+
+
+def _folder_option(fn: F) -> F:
+    """`-C DIR` on a command whose argument is the folder to make (init, demo)."""
+    return click.option(
+        "-C",
+        "repo_dir",
+        type=click.Path(path_type=Path, file_okay=False),
+        default=None,
+        metavar="DIR",
+        help="Work in DIR (a relative PATH is taken inside it).",
+    )(fn)
+
+
 @cli.command()
 @click.argument("dir", required=False, type=click.Path(path_type=Path, file_okay=False))
 @now_option
-def demo(dir: Path | None, now: str | None) -> int:
+@_folder_option
+@click.pass_context
+def demo(ctx: click.Context, dir: Path | None, now: str | None, repo_dir: Path | None) -> int:
     """Build a sample library with usage history and run a pass on it.
 
     DIR must be new or empty (default: a new temporary folder). The library holds a few dozen
@@ -101,15 +124,18 @@ def demo(dir: Path | None, now: str | None) -> int:
     """
     from gitcurator.commands.demo import demo as run
 
-    return emit(run(dir, now=now))
+    return emit(run(_in_folder(ctx, repo_dir, dir), now=now))
 
 
 @cli.command()
 @click.argument("path", required=False, type=click.Path(path_type=Path), default=None)
 @click.option("--no-verify", is_flag=True, help="Commit even if skills fail validation.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing on success.")
+@_folder_option
 @click.pass_context
-def init(ctx: click.Context, path: Path | None, no_verify: bool, quiet: bool) -> int:
+def init(
+    ctx: click.Context, path: Path | None, no_verify: bool, quiet: bool, repo_dir: Path | None
+) -> int:
     """Make PATH a skills repository and commit what is there.
 
     Writes a default .gitcurator.yaml unless one exists. An existing repository is adopted,
@@ -118,7 +144,7 @@ def init(ctx: click.Context, path: Path | None, no_verify: bool, quiet: bool) ->
     """
     from gitcurator.commands.init import init as run
 
-    target = path or ctx.find_root().params.get("repo_dir") or Path.cwd()
+    target = _in_folder(ctx, repo_dir, path) or Path.cwd()
     return emit(run(target, verify=not no_verify, quiet=quiet))
 
 
