@@ -10,6 +10,7 @@ not, stays clean).
 from __future__ import annotations
 
 import json
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import TextIO
@@ -61,7 +62,10 @@ def emit_json(doc: object) -> None:
     """Write one JSON document to stdout: indented for a person at a terminal, compact for a
     pipe (json's C encoder only runs without indent; 10,000 rows take 1 s indented)."""
     indent = 2 if sys.stdout.isatty() else None
-    sys.stdout.write(json.dumps(doc, indent=indent, ensure_ascii=False) + "\n")
+    text = json.dumps(doc, indent=indent, ensure_ascii=False)
+    # A file name that is not UTF-8 arrives as lone surrogates (os.fsdecode): written raw they
+    # would make the document invalid UTF-8; as \u escapes json.loads gives them back.
+    sys.stdout.write(_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
     sys.stdout.flush()
 
 
@@ -71,8 +75,28 @@ def lines_of(text: str) -> str:
     return text if not text or text.endswith("\n") else text + "\n"
 
 
+# What must never reach a terminal raw: control characters but newline and tab (an escape
+# sequence in a file name could rewrite the screen), bidirectional overrides, and the lone
+# surrogates that stand for the bytes of a file name that is not UTF-8.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """`text` safe for a terminal: each unsafe character shown as an escape (`\\x1b`; the
+    byte `\\xe9` of a file name that is not UTF-8), newlines and tabs kept."""
+    return _UNSAFE.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if 0xDC80 <= code <= 0xDCFF:  # os.fsdecode's stand-in for the byte code - 0xDC00
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
 def _write(stream: TextIO, text: str) -> None:
-    stream.write(lines_of(text))
+    stream.write(printable(lines_of(text)))
     stream.flush()
 
 
@@ -86,13 +110,13 @@ class Progress:
     def show(self, line: str) -> None:
         """Replace the status line with `line`."""
         if self.shown:
-            sys.stderr.write(f"\r\033[K{line}")
+            sys.stderr.write(f"\r\033[K{printable(line)}")
             sys.stderr.flush()
 
     def done(self, line: str) -> None:
         """Replace the status line with `line` for good."""
         if self.shown:
-            sys.stderr.write(f"\r\033[K{line}\n")
+            sys.stderr.write(f"\r\033[K{printable(line)}\n")
             sys.stderr.flush()
 
     def write(self, data: bytes) -> None:

@@ -18,6 +18,7 @@ from gitcurator.store.commits import commit_tree_of
 from gitcurator.store.diff import diff_trees, parent_folders
 from gitcurator.store.index import cached_index, stat_unchanged
 from gitcurator.store.objects import EXEC_MODE, FILE_MODE, GITLINK_MODE, LINK_MODE, TREE_MODE
+from gitcurator.store.paths import git_path, text_path
 from gitcurator.store.trees import tree_entries
 
 if TYPE_CHECKING:
@@ -37,11 +38,11 @@ def dirty_paths(store: Store, within: Collection[str] = ()) -> list[str]:
         index_ns = 0
     dirty: set[str] = set()
     tracked: set[str] = set()
-    prefixes = tuple(f.encode("utf-8", "surrogateescape") + b"/" for f in within)
+    prefixes = tuple(git_path(f) + b"/" for f in within)
     for key, entry in index.items():
         if prefixes and not key.startswith(prefixes):
             continue
-        path = key.decode("utf-8", "surrogateescape")
+        path = text_path(key)
         tracked.add(path)
         # A conflicted entry (an unfinished git merge) is dirty too.
         if (
@@ -92,7 +93,7 @@ def in_the_way(store: Store, old_tree: ObjectID, new_tree: ObjectID) -> list[str
     """Untracked files that going from `old_tree` to `new_tree` would overwrite, or leave behind
     alone in a skill folder that moves or goes (ignored files excepted)."""
     diff = diff_trees(store, old_tree, new_tree)
-    tracked = {k.decode("utf-8", "surrogateescape") for k in cached_index(store).paths()}
+    tracked = {text_path(k) for k in cached_index(store).paths()}
     found: set[str] = set()
     checked: set[str] = set()
     for path, (old, new) in diff.files.items():

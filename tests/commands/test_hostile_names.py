@@ -1,0 +1,95 @@
+"""File names git accepts and a careless or hostile agent writes: bytes that are not UTF-8,
+newlines, tabs, escape sequences, leading dashes, spaces, names near the 255-byte limit.
+Every command that walks the work tree or prints paths keeps them byte for byte (real git
+agrees) and never lets a control character reach the terminal raw."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from support.repos import git, run_cli, write_skill
+
+NAMES = [
+    b"caf\xe9.txt",  # Latin-1, not UTF-8
+    b"new\nline.txt",
+    b"tab\there.txt",
+    b"-dash.txt",
+    b"sp ace.txt",
+    b"esc\x1b[31mred.txt",
+    b"x" * 250 + b".txt",
+]
+
+
+def _library(tmp_path: Path) -> Path:
+    root = tmp_path / "lib"
+    write_skill(root, "notes")
+    folder = os.fsencode(root / "notes")
+    for name in NAMES:
+        try:
+            with open(folder + b"/" + name, "wb") as f:
+                f.write(b"text of " + name + b"\n")
+        except OSError:  # a file system that refuses the name (macOS: not UTF-8)
+            pytest.skip(f"this file system refuses the file name {name!r}")
+    return root
+
+
+def _tracked(repo: Path) -> set[bytes]:
+    out = subprocess.run(["git", "ls-files", "-z"], cwd=repo, capture_output=True, check=True)
+    return set(out.stdout.split(b"\0")) - {b""}
+
+
+def _assert_safe(text: str) -> None:
+    assert "\x1b" not in text
+    assert not any(0xD800 <= ord(c) <= 0xDFFF for c in text), "a lone surrogate would not encode"
+
+
+def test_init_commits_every_name_as_git_would(tmp_path: Path) -> None:
+    root = _library(tmp_path)
+    result = run_cli("init", str(root))
+    assert result.code == 0, result
+    assert "committed 1 skill" in result.out
+    assert _tracked(root) == {b".gitcurator.yaml", b"notes/SKILL.md"} | {
+        b"notes/" + n for n in NAMES
+    }
+    assert git("status", "--porcelain", cwd=root).stdout == ""
+    assert git("fsck", "--strict", cwd=root).returncode == 0
+
+
+def test_every_command_keeps_the_names_and_shows_them_escaped(tmp_path: Path) -> None:
+    root = _library(tmp_path)
+    assert run_cli("init", str(root), "--quiet").code == 0
+    with open(os.fsencode(root / "notes") + b"/caf\xe9.txt", "ab") as f:
+        f.write(b"edited\n")
+    os.symlink("/etc/passwd", os.fsencode(root / "notes") + b"/esc\x1b]0;owned\x07link")
+    checked = run_cli("validate", "-C", str(root))
+    assert checked.code == 1
+    _assert_safe(checked.err)
+    assert "notes/esc\\x1b]0;owned\\x07link: error: Symlink to '/etc/passwd'" in checked.err
+    doc = json.loads(run_cli("validate", "-C", str(root), "--json").out)
+    assert [os.fsencode(f["path"]) for f in doc["findings"]] == [b"notes/esc\x1b]0;owned\x07link"]
+    os.unlink(os.fsencode(root / "notes") + b"/esc\x1b]0;owned\x07link")
+    for args in (("list",), ("status",), ("show", "notes"), ("list", "--json")):
+        shown = run_cli(*args, "-C", str(root))
+        assert shown.code == 0, (args, shown)
+        _assert_safe(shown.out + shown.err)
+    committed = run_cli("commit", "-m", "edit a file with a Latin-1 name", "-C", str(root))
+    assert committed.code == 0, committed
+    assert git("status", "--porcelain", cwd=root).stdout == ""
+    assert run_cli("track", "notes", "--origin", "agent", "-C", str(root)).code == 0
+    ran = run_cli("run", "--now", "2036-01-01T00:00:00Z", "-C", str(root))
+    assert ran.code == 0, ran
+    merged = run_cli("merge", "-C", str(root))
+    assert merged.code == 0, merged
+    assert _tracked(root) - {b".gitcurator.yaml"} >= {b".archive/notes/" + n for n in NAMES}
+    restored = run_cli("restore", "notes", "-C", str(root))
+    assert restored.code == 0, restored
+    archived = run_cli("archive", "notes", "-C", str(root))
+    assert archived.code == 0, archived
+    assert git("status", "--porcelain", cwd=root).stdout == ""
+    assert git("fsck", "--strict", cwd=root).returncode == 0
+    kept = Path(os.fsdecode(os.fsencode(root / ".archive/notes") + b"/caf\xe9.txt"))
+    assert kept.read_bytes() == b"text of caf\xe9.txt\nedited\n"
