@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gitcurator.commands.init import nested_notes
 from gitcurator.commands.skill_rows import load_rows
 from gitcurator.library import open_repo
 from gitcurator.lifecycle.inventory import SkillRow
@@ -14,6 +15,7 @@ def list_skills(start: Path, *, state: str | None, origin: str | None, now: str 
     """The skills (filtered by state and origin) as a table and as JSON rows."""
     with open_repo(start) as repo:
         loaded = load_rows(repo, now)
+        nested = nested_notes(repo.store)
     rows = [
         r
         for r in loaded.rows
@@ -21,7 +23,7 @@ def list_skills(start: Path, *, state: str | None, origin: str | None, now: str 
     ]
     empty = "no skills match" if (state or origin) else "no skills yet"
     text = table(rows) if rows else empty
-    return Result(text=text, doc=[r.to_json() for r in rows], notes=loaded.warnings)
+    return Result(text=text, doc=[r.to_json() for r in rows], notes=loaded.warnings + nested)
 
 
 def table(rows: list[SkillRow]) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from gitcurator.errors import EXIT_FAILURE, EXIT_OK, UsageError
@@ -10,6 +11,7 @@ from gitcurator.library import open_repo
 from gitcurator.output import Result
 from gitcurator.render import findings_text, plural
 from gitcurator.skills.check_tree import check_tree
+from gitcurator.skills.nested_repos import nested_findings
 
 
 def validate(
@@ -36,6 +38,9 @@ def validate(
                 if missing:
                     raise UsageError(f"no such file or folder: {', '.join(missing)}")
         result = check_tree(tree, skills_dir=repo.config.skills_dir, strict=strict, only=only)
+        if not staged:
+            nested = nested_findings(repo.store.nested_repositories(), only)
+            result = replace(result, findings=(*result.findings, *nested))
     code = EXIT_FAILURE if result.errors else EXIT_OK
     if as_json:
         return Result(

@@ -9,8 +9,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dulwich.ignore import IgnoreFilterManager
+from dulwich.index import IndexEntry
 
 from gitcurator.skills.files import MAX_LOADED_BYTES, FileEntry, FileTree
+from gitcurator.store.index import cached_index
+from gitcurator.store.objects import GITLINK_MODE
+from gitcurator.store.paths import text_path
 
 if TYPE_CHECKING:
     from gitcurator.store.repository import Store
@@ -50,6 +54,36 @@ def walk_worktree(store: Store) -> Iterator[tuple[str, str]]:
             rel = rel_dir + name
             if not (check and ignore.is_ignored(rel)):
                 yield os.path.join(dirpath, name), rel
+
+
+def nested_repositories(store: Store) -> list[str]:
+    """Folders (repo-relative) that `git add -A` leaves out because each is a repository of
+    its own: a nested `.git` folder or file (a clone, a worktree, a submodule's checkout), or
+    a submodule link in the index or HEAD. Ignored folders are not listed."""
+    found = {p for p, (_sha, mode) in store.head_entries().items() if mode == GITLINK_MODE}
+    found |= {
+        text_path(key)
+        for key, entry in cached_index(store).items()
+        if isinstance(entry, IndexEntry) and entry.mode == GITLINK_MODE
+    }
+    root = str(store.root)
+    ignore: IgnoreFilterManager | None = None
+    for dirpath, dirnames, _files in os.walk(root):
+        rel_dir = os.path.relpath(dirpath, root).replace(os.sep, "/")
+        rel_dir = "" if rel_dir == "." else rel_dir + "/"
+        keep = []
+        for d in dirnames:
+            full = os.path.join(dirpath, d)
+            if d == ".git" or os.path.islink(full):
+                continue
+            if os.path.lexists(os.path.join(full, ".git")):
+                ignore = ignore or IgnoreFilterManager.from_repo(store.repo)
+                if not ignore.is_ignored(rel_dir + d + "/"):
+                    found.add(rel_dir + d)
+            else:
+                keep.append(d)
+        dirnames[:] = keep
+    return sorted(found)
 
 
 def _has_global_ignores(store: Store) -> bool:

@@ -126,8 +126,13 @@ def in_the_way(store: Store, old_tree: ObjectID, new_tree: ObjectID) -> list[str
 
 def _files_under(store: Store, folder: str, tracked: Collection[str]) -> Iterator[str]:
     """Untracked files in a work-tree folder (repo-relative)."""
-    for dirpath, _dirs, files in os.walk(store.root / folder):
+    for dirpath, dirs, files in os.walk(store.root / folder):
         rel = Path(dirpath).relative_to(store.root).as_posix()
+        if ".git" in dirs or ".git" in files:
+            # A nested repository: one obstacle, named once (its history must not be stranded).
+            yield f"{rel}/.git"
+            dirs[:] = [d for d in dirs if d != ".git"]
+            files = [f for f in files if f != ".git"]
         for name in files:
             if f"{rel}/{name}" not in tracked:
                 yield f"{rel}/{name}"
@@ -154,6 +159,13 @@ def refuse_unless_clean(
             "then run this again"
         )
     blocked = in_the_way(store, old_tree, new_tree)
+    nested = [p.removesuffix("/.git") for p in blocked if p.endswith("/.git")]
+    if nested:
+        raise StoreError(
+            f"cannot {action}: {_some(nested)} holds a nested repository (its own .git), which "
+            "would be left behind; nothing was changed. Move it out of the library (or remove "
+            "its .git), then run this again"
+        )
     if blocked:
         raise StoreError(
             f"cannot {action}: untracked files are in the way ({_some(blocked)}); nothing was "
