@@ -284,12 +284,17 @@ def record(start: Path, kind: str, names: tuple[str, ...], at: str | None) -> in
 
 
 @cli.command()
+@json_option
 @repo_option
-def flush(start: Path) -> int:
-    """Fold buffered usage events into the git notes now."""
+def flush(start: Path, as_json: bool) -> int:
+    """Fold buffered usage events into the git notes now.
+
+    Journal lines naming no skill of the library, or dated more than a day ahead, are
+    dropped with a warning (as `record` refuses them); the count is in the text and --json.
+    """
     from gitcurator.commands.flush import flush as run
 
-    return emit(run(start))
+    return emit(run(start), as_json=as_json)
 
 
 @cli.command()
