@@ -40,15 +40,20 @@ def repo_option(fn: F) -> F:
 
     # Copies the name, help and the click options already attached to `fn`.
     functools.update_wrapper(wrapper, fn)
-    option = click.option(
+    option = minus_c("PATH", "Run in the repository at PATH instead of the current folder.")
+    return option(click.pass_context(wrapper))  # type: ignore[return-value]
+
+
+def minus_c(metavar: str, help: str) -> Callable[[F], F]:
+    """The `-C` option (git's spelling) with its metavar and help."""
+    return click.option(
         "-C",
         "repo_dir",
         type=click.Path(path_type=Path, file_okay=False),
         default=None,
-        metavar="PATH",
-        help="Run in the repository at PATH instead of the current folder.",
+        metavar=metavar,
+        help=help,
     )
-    return option(click.pass_context(wrapper))  # type: ignore[return-value]
 
 
 def json_option(fn: F) -> F:
@@ -99,14 +104,7 @@ def _in_folder(ctx: click.Context, here: Path | None, path: Path | None) -> Path
 
 def _folder_option(fn: F) -> F:
     """`-C DIR` on a command whose argument is the folder to make (init, demo)."""
-    return click.option(
-        "-C",
-        "repo_dir",
-        type=click.Path(path_type=Path, file_okay=False),
-        default=None,
-        metavar="DIR",
-        help="Work in DIR (a relative PATH is taken inside it).",
-    )(fn)
+    return minus_c("DIR", "Work in DIR (a relative PATH is taken inside it).")(fn)
 
 
 @cli.command()

@@ -4,10 +4,9 @@ commit that lists the fold."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from support.passes import NOW, RUN
+from support.passes import NOW, RUN, commit_report
 from support.repos import git
 
 
@@ -30,25 +29,10 @@ def make_umbrella_pass(
     message = f"curator: fold {', '.join(names)} into {name}\n\n" + "\n".join(trailers)
     git("commit", "-q", "-m", message, cwd=repo)
     fold = git("rev-parse", "HEAD", cwd=repo).stdout.strip()
-    runs = repo / ".curator" / "runs" / run_id
-    runs.mkdir(parents=True)
-    (runs / "REPORT.md").write_text(f"# Curator pass {run_id}\n")
     doc = {
         "run_id": run_id,
         "now": NOW,
         "transitions": [],
         "consolidations": [{"umbrella": name, "absorbed": names, "demoted": []}],
     }
-    (runs / "run.json").write_text(json.dumps(doc))
-    git("add", ".curator", cwd=repo)
-    report = f".curator/runs/{run_id}/REPORT.md"
-    git(
-        "commit",
-        "-q",
-        "-m",
-        f"curator: report for run {run_id}\n\nCurator-Run: {run_id}\nCurator-Report: {report}",
-        cwd=repo,
-    )
-    tip = git("rev-parse", "HEAD", cwd=repo).stdout.strip()
-    git("checkout", "-q", "main", cwd=repo)
-    return fold, tip
+    return fold, commit_report(repo, run_id, doc)
