@@ -21,7 +21,7 @@ def guarded(command: Callable[[], int]) -> int:
     try:
         return command()
     except CuratorError as exc:
-        from gitcurator.output import printable  # a message may name a hostile file name
+        from gitcurator.render import printable  # a message may name a hostile file name
 
         if exc.details:
             print(printable(exc.details), file=sys.stderr)

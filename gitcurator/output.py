@@ -17,6 +17,7 @@ from typing import TextIO
 
 from gitcurator.error_handler import error_line
 from gitcurator.errors import EXIT_FAILURE, EXIT_OK
+from gitcurator.render import printable
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,24 +76,8 @@ def lines_of(text: str) -> str:
     return text if not text or text.endswith("\n") else text + "\n"
 
 
-# What must never reach a terminal raw: control characters but newline and tab (an escape
-# sequence in a file name could rewrite the screen), bidirectional overrides, and the lone
-# surrogates that stand for the bytes of a file name that is not UTF-8.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# A file name that is not UTF-8 arrives as lone surrogates (os.fsdecode).
 _SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def printable(text: str) -> str:
-    """`text` safe for a terminal: each unsafe character shown as an escape (`\\x1b`; the
-    byte `\\xe9` of a file name that is not UTF-8), newlines and tabs kept."""
-    return _UNSAFE.sub(_escape, text)
-
-
-def _escape(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    if 0xDC80 <= code <= 0xDCFF:  # os.fsdecode's stand-in for the byte code - 0xDC00
-        return f"\\x{code - 0xDC00:02x}"
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def _write(stream: TextIO, text: str) -> None:

@@ -5,9 +5,12 @@ Nothing here writes; gitcurator.output does.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
-from gitcurator.skills.check_skill import Finding
+if TYPE_CHECKING:  # the type only: output imports this module, and `record` imports output
+    from gitcurator.skills.check_skill import Finding
 
 
 def finding_line(f: Finding) -> str:
@@ -41,3 +44,31 @@ def name_list(names: Sequence[str], shown: int = 5) -> str:
     """`a, b, c and 7 more`: a pass may move hundreds of skills; the JSON lists them all."""
     more = len(names) - shown
     return ", ".join(names[:shown]) + (f" and {more} more" if more > 0 else "")
+
+
+# What must never reach a terminal raw: control characters but newline and tab (an escape
+# sequence in a file name could rewrite the screen), bidirectional overrides, and the lone
+# surrogates that stand for the bytes of a file name that is not UTF-8.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+_UNSAFE_IN_A_LINE = re.compile(f"{_UNSAFE.pattern[:-1]}\t\n]")
+
+
+def printable(text: str) -> str:
+    """`text` safe for a terminal: each unsafe character shown as an escape (`\\x1b`; the
+    byte `\\xe9` of a file name that is not UTF-8), newlines and tabs kept."""
+    return _UNSAFE.sub(_escape, text)
+
+
+def one_line(text: str) -> str:
+    """`text` as printable, with newlines and tabs escaped too: a file name in a list of
+    lines (a newline in it would start a line of its own)."""
+    return _UNSAFE_IN_A_LINE.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if 0xDC80 <= code <= 0xDCFF:  # os.fsdecode's stand-in for the byte code - 0xDC00
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
