@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from dulwich.ignore import IgnoreFilterManager
 from dulwich.index import IndexEntry
 
+from gitcurator.skills.document import SKILL_FILE, SKILL_FILE_LOWER
 from gitcurator.skills.files import MAX_LOADED_BYTES, FileEntry, FileTree
 from gitcurator.store.index import cached_index
 from gitcurator.store.objects import GITLINK_MODE
@@ -66,23 +67,27 @@ def nested_repositories(store: Store) -> list[str]:
         for key, entry in cached_index(store).items()
         if isinstance(entry, IndexEntry) and entry.mode == GITLINK_MODE
     }
-    root = str(store.root)
     ignore: IgnoreFilterManager | None = None
-    for dirpath, dirnames, _files in os.walk(root):
-        rel_dir = os.path.relpath(dirpath, root).replace(os.sep, "/")
-        rel_dir = "" if rel_dir == "." else rel_dir + "/"
-        keep = []
-        for d in dirnames:
-            full = os.path.join(dirpath, d)
-            if d == ".git" or os.path.islink(full):
-                continue
-            if os.path.lexists(os.path.join(full, ".git")):
-                ignore = ignore or IgnoreFilterManager.from_repo(store.repo)
-                if not ignore.is_ignored(rel_dir + d + "/"):
-                    found.add(rel_dir + d)
-            else:
-                keep.append(d)
-        dirnames[:] = keep
+    # One scandir a folder and no stat: a folder is nested when its own listing holds .git.
+    pending = [(str(store.root), "")]
+    while pending:
+        path, rel = pending.pop()
+        try:
+            entries = list(os.scandir(path))
+        except OSError:
+            continue
+        if rel and any(e.name == ".git" for e in entries):
+            ignore = ignore or IgnoreFilterManager.from_repo(store.repo)
+            if not ignore.is_ignored(rel + "/"):
+                found.add(rel)
+            continue
+        if any(e.name in (SKILL_FILE, SKILL_FILE_LOWER) for e in entries):
+            continue  # a skill's own folders hold no skill (archive and merge check deeper)
+        pending.extend(
+            (e.path, f"{rel}/{e.name}" if rel else e.name)
+            for e in entries
+            if e.name != ".git" and e.is_dir(follow_symlinks=False)
+        )
     return sorted(found)
 
 
