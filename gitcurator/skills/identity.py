@@ -11,8 +11,10 @@ from collections.abc import Iterable
 
 from gitcurator.skills.document import SkillLocation
 
-# The usage-record schema's rule for a skill name (the key of its record).
-VALID_NAME = re.compile(r"[^\s\x00-\x1f\x7fA-Z_/\\.-](?:-?[^\s\x00-\x1f\x7fA-Z_/\\.-])*")
+# The usage-record schema's rule for a skill name (the key of its record); a folder name that
+# is not UTF-8 (lone surrogates, as os.fsdecode gives it) could key no record either.
+_NAME_CHAR = r"[^\s\x00-\x1f\x7f\ud800-\udfffA-Z_/\\.-]"
+VALID_NAME = re.compile(f"{_NAME_CHAR}(?:-?{_NAME_CHAR})*")
 
 
 def identity(location: SkillLocation) -> str:

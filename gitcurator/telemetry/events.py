@@ -22,7 +22,8 @@ class Event(NamedTuple):
 
 # The usage-record schema's rules for a skill name, a host id and a time, checked here so a
 # damaged line is skipped on reading instead of failing the notes write of a whole flush.
-_SKILL = re.compile(r"[^\s\x00-\x1f\x7fA-Z_/\\.-](?:-?[^\s\x00-\x1f\x7fA-Z_/\\.-])*")
+_CHAR = r"[^\s\x00-\x1f\x7f\ud800-\udfffA-Z_/\\.-]"
+_SKILL = re.compile(f"{_CHAR}(?:-?{_CHAR})*")
 HOST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 _TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 SOURCE = re.compile(r"[a-z][a-z0-9-]{0,31}")

@@ -143,3 +143,29 @@ def test_an_umbrella_rehomes_a_support_file_whose_name_is_not_utf8(tmp_path: Pat
     assert b".archive/pdf-extract-tables/" + odd in _tracked(root)
     assert git("status", "--porcelain", cwd=root).stdout == ""
     assert git("fsck", "--strict", cwd=root).returncode == 0
+
+
+def test_a_skill_folder_whose_name_is_not_utf8_is_kept_but_takes_no_record(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "lib"
+    write_skill(root, "plain")
+    folder = os.fsencode(root) + b"/caf\xe9"
+    os.makedirs(folder)
+    with open(folder + b"/SKILL.md", "wb") as f:
+        f.write(b"---\nname: cafe\ndescription: Use when a task needs cafe.\n---\n\n# cafe\n")
+    refused = run_cli("init", str(root))
+    assert refused.code == 1
+    assert "caf\\xe9/SKILL.md:2: error: Directory name 'caf\\xe9' contains invalid" in refused.err
+    made = run_cli("init", "--no-verify", str(root))
+    assert made.code == 0, made
+    assert b"caf\xe9/SKILL.md" in _tracked(root)
+    # Its name could key no record, note or names-cache line: refused by name, never exit 3.
+    by_folder = os.fsdecode(b"caf\xe9")
+    for args in (("record", "use", "cafe"), ("track", by_folder, "--origin", "agent")):
+        result = run_cli(*args, "-C", str(root))
+        assert result.code == 1, result
+        _assert_safe(result.err)
+    listed = run_cli("list", "-C", str(root))
+    assert listed.code == 0 and "caf\\xe9" in listed.out
+    assert run_cli("run", "--dry-run", "-C", str(root)).code == 0
