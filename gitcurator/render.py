@@ -15,7 +15,8 @@ if TYPE_CHECKING:  # the type only: output imports this module, and `record` imp
 
 def finding_line(f: Finding) -> str:
     """`path:line: level: message [rule]`, the format editors and CI logs link to."""
-    where = f"{f.path}:{f.line}" if f.line else f.path
+    path = one_line(f.path)  # a newline in a file name must not start a finding of its own
+    where = f"{path}:{f.line}" if f.line else path
     return f"{where}: {f.level}: {f.message} [{f.rule}]"
 
 
