@@ -239,12 +239,17 @@ def _update_locked(
 
 
 def _known_names(store: Store, records: dict[str, UsageRecord]) -> Callable[[list[str]], set[str]]:
-    """Which of some names are skills: a record's (live, archived or absorbed) first, then
-    HEAD's and the work tree's skills (a walk, paid only for names no record has yet)."""
+    """Which of some names are skills: a record's (live, archived or absorbed), then HEAD's
+    from the names cache, then the work tree's (a walk, paid only for names neither has)."""
 
     def known(names: list[str]) -> set[str]:
         ok = {n for n in names if n in records}
         rest = [n for n in names if n not in ok]
+        head = store.head_commit()
+        cached = names_cache.lookup(state_of(store), head.decode() if head else None, rest)
+        if cached:  # `record` keeps this cache of HEAD's names: no walk for committed skills
+            ok |= {n for n in rest if n in cached}
+            rest = [n for n in rest if n not in cached]
         if rest:
             from gitcurator.library import SkillsRepo, read_config
             from gitcurator.telemetry.names import known_names
