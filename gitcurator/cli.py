@@ -40,15 +40,20 @@ def repo_option(fn: F) -> F:
 
     # Copies the name, help and the click options already attached to `fn`.
     functools.update_wrapper(wrapper, fn)
-    option = click.option(
+    option = minus_c("PATH", "Run in the repository at PATH instead of the current folder.")
+    return option(click.pass_context(wrapper))  # type: ignore[return-value]
+
+
+def minus_c(metavar: str, help: str) -> Callable[[F], F]:
+    """The `-C` option (git's spelling) with its metavar and help."""
+    return click.option(
         "-C",
         "repo_dir",
         type=click.Path(path_type=Path, file_okay=False),
         default=None,
-        metavar="PATH",
-        help="Run in the repository at PATH instead of the current folder.",
+        metavar=metavar,
+        help=help,
     )
-    return option(click.pass_context(wrapper))  # type: ignore[return-value]
 
 
 def json_option(fn: F) -> F:
@@ -88,10 +93,26 @@ def cli(repo_dir: Path | None) -> None:
 # -- setting up ---------------------------------------------------------------------------
 
 
+def _in_folder(ctx: click.Context, here: Path | None, path: Path | None) -> Path | None:
+    """`path` as seen from this command's -C (or the group's), like `git -C DIR init PATH`:
+    a relative PATH is inside DIR, and without PATH the folder is DIR itself."""
+    base = here or ctx.find_root().params.get("repo_dir")
+    if base is None or (path is not None and path.is_absolute()):
+        return path
+    return base / path if path is not None else base
+
+
+def _folder_option(fn: F) -> F:
+    """`-C DIR` on a command whose argument is the folder to make (init, demo)."""
+    return minus_c("DIR", "Work in DIR (a relative PATH is taken inside it).")(fn)
+
+
 @cli.command()
 @click.argument("dir", required=False, type=click.Path(path_type=Path, file_okay=False))
 @now_option
-def demo(dir: Path | None, now: str | None) -> int:
+@_folder_option
+@click.pass_context
+def demo(ctx: click.Context, dir: Path | None, now: str | None, repo_dir: Path | None) -> int:
     """Build a sample library with usage history and run a pass on it.
 
     DIR must be new or empty (default: a new temporary folder). The library holds a few dozen
@@ -101,15 +122,18 @@ def demo(dir: Path | None, now: str | None) -> int:
     """
     from gitcurator.commands.demo import demo as run
 
-    return emit(run(dir, now=now))
+    return emit(run(_in_folder(ctx, repo_dir, dir), now=now))
 
 
 @cli.command()
 @click.argument("path", required=False, type=click.Path(path_type=Path), default=None)
 @click.option("--no-verify", is_flag=True, help="Commit even if skills fail validation.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing on success.")
+@_folder_option
 @click.pass_context
-def init(ctx: click.Context, path: Path | None, no_verify: bool, quiet: bool) -> int:
+def init(
+    ctx: click.Context, path: Path | None, no_verify: bool, quiet: bool, repo_dir: Path | None
+) -> int:
     """Make PATH a skills repository and commit what is there.
 
     Writes a default .gitcurator.yaml unless one exists. An existing repository is adopted,
@@ -118,7 +142,7 @@ def init(ctx: click.Context, path: Path | None, no_verify: bool, quiet: bool) ->
     """
     from gitcurator.commands.init import init as run
 
-    target = path or ctx.find_root().params.get("repo_dir") or Path.cwd()
+    target = _in_folder(ctx, repo_dir, path) or Path.cwd()
     return emit(run(target, verify=not no_verify, quiet=quiet))
 
 
@@ -258,12 +282,17 @@ def record(start: Path, kind: str, names: tuple[str, ...], at: str | None) -> in
 
 
 @cli.command()
+@json_option
 @repo_option
-def flush(start: Path) -> int:
-    """Fold buffered usage events into the git notes now."""
+def flush(start: Path, as_json: bool) -> int:
+    """Fold buffered usage events into the git notes now.
+
+    Journal lines naming no skill of the library, or dated more than a day ahead, are
+    dropped with a warning (as `record` refuses them); the count is in the text and --json.
+    """
     from gitcurator.commands.flush import flush as run
 
-    return emit(run(start))
+    return emit(run(start), as_json=as_json)
 
 
 @cli.command()

@@ -21,9 +21,11 @@ def guarded(command: Callable[[], int]) -> int:
     try:
         return command()
     except CuratorError as exc:
+        from gitcurator.render import printable  # a message may name a hostile file name
+
         if exc.details:
-            print(exc.details, file=sys.stderr)
-        print(error_line(str(exc)), file=sys.stderr)
+            print(printable(exc.details), file=sys.stderr)
+        print(printable(error_line(str(exc))), file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("gitcurator: interrupted", file=sys.stderr)

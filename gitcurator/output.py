@@ -10,12 +10,14 @@ not, stays clean).
 from __future__ import annotations
 
 import json
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import TextIO
 
 from gitcurator.error_handler import error_line
 from gitcurator.errors import EXIT_FAILURE, EXIT_OK
+from gitcurator.render import printable
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +63,10 @@ def emit_json(doc: object) -> None:
     """Write one JSON document to stdout: indented for a person at a terminal, compact for a
     pipe (json's C encoder only runs without indent; 10,000 rows take 1 s indented)."""
     indent = 2 if sys.stdout.isatty() else None
-    sys.stdout.write(json.dumps(doc, indent=indent, ensure_ascii=False) + "\n")
+    text = json.dumps(doc, indent=indent, ensure_ascii=False)
+    # A file name that is not UTF-8 arrives as lone surrogates (os.fsdecode): written raw they
+    # would make the document invalid UTF-8; as \u escapes json.loads gives them back.
+    sys.stdout.write(_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
     sys.stdout.flush()
 
 
@@ -71,8 +76,12 @@ def lines_of(text: str) -> str:
     return text if not text or text.endswith("\n") else text + "\n"
 
 
+# A file name that is not UTF-8 arrives as lone surrogates (os.fsdecode).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _write(stream: TextIO, text: str) -> None:
-    stream.write(lines_of(text))
+    stream.write(printable(lines_of(text)))
     stream.flush()
 
 
@@ -86,13 +95,13 @@ class Progress:
     def show(self, line: str) -> None:
         """Replace the status line with `line`."""
         if self.shown:
-            sys.stderr.write(f"\r\033[K{line}")
+            sys.stderr.write(f"\r\033[K{printable(line)}")
             sys.stderr.flush()
 
     def done(self, line: str) -> None:
         """Replace the status line with `line` for good."""
         if self.shown:
-            sys.stderr.write(f"\r\033[K{line}\n")
+            sys.stderr.write(f"\r\033[K{printable(line)}\n")
             sys.stderr.flush()
 
     def write(self, data: bytes) -> None:

@@ -5,14 +5,18 @@ Nothing here writes; gitcurator.output does.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
-from gitcurator.skills.check_skill import Finding
+if TYPE_CHECKING:  # the type only: output imports this module, and `record` imports output
+    from gitcurator.skills.check_skill import Finding
 
 
 def finding_line(f: Finding) -> str:
     """`path:line: level: message [rule]`, the format editors and CI logs link to."""
-    where = f"{f.path}:{f.line}" if f.line else f.path
+    path = one_line(f.path)  # a newline in a file name must not start a finding of its own
+    where = f"{path}:{f.line}" if f.line else path
     return f"{where}: {f.level}: {f.message} [{f.rule}]"
 
 
@@ -60,3 +64,31 @@ def _dot_folder(path: str) -> str:
     parts = path.split("/")
     at = next(i for i, part in enumerate(parts) if part.startswith("."))
     return "/".join(parts[: at + 1])
+
+
+# What must never reach a terminal raw: control characters but newline and tab (an escape
+# sequence in a file name could rewrite the screen), bidirectional overrides, and the lone
+# surrogates that stand for the bytes of a file name that is not UTF-8.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+_UNSAFE_IN_A_LINE = re.compile(f"{_UNSAFE.pattern[:-1]}\t\n]")
+
+
+def printable(text: str) -> str:
+    """`text` safe for a terminal: each unsafe character shown as an escape (`\\x1b`; the
+    byte `\\xe9` of a file name that is not UTF-8), newlines and tabs kept."""
+    return _UNSAFE.sub(_escape, text)
+
+
+def one_line(text: str) -> str:
+    """`text` as printable, with newlines and tabs escaped too: a file name in a list of
+    lines (a newline in it would start a line of its own)."""
+    return _UNSAFE_IN_A_LINE.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if 0xDC80 <= code <= 0xDCFF:  # os.fsdecode's stand-in for the byte code - 0xDC00
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"

@@ -7,6 +7,9 @@ from datetime import UTC, datetime, timedelta
 from gitcurator.errors import UsageError
 
 FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+# How far ahead of this clock an event's time may be (another machine's clock, a zone typed
+# wrong): further, and last-use's newest-time-wins would keep a skill from ever going stale.
+CLOCK_SKEW = timedelta(days=1)
 
 
 def utc_now() -> datetime:

@@ -2,11 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from support.repos import CliResult, run_cli, write_skill
+
+
+@pytest.fixture(scope="session", autouse=True)
+def private_tmpdir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The suite leaves nothing in the real /tmp: every temporary file (tempfile, `demo`
+    without DIR, crash logs, child processes through TMPDIR) goes to a folder of the pytest
+    base temp, which must be empty again when the session ends."""
+    folder = tmp_path_factory.getbasetemp() / "tmpdir"
+    folder.mkdir()
+    with pytest.MonkeyPatch.context() as mp:
+        for var in ("TMPDIR", "TEMP", "TMP"):
+            mp.setenv(var, str(folder))
+        mp.setattr(tempfile, "tempdir", None)  # gettempdir() caches its first answer
+        yield folder
+    left = sorted(os.listdir(folder))
+    assert not left, f"tests left temporary files behind (outside tmp_path): {left}"
 
 
 @pytest.fixture(autouse=True)

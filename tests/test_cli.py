@@ -91,6 +91,7 @@ def test_internal_error_exits_3_with_a_crash_log(
     assert "internal error: RuntimeError: kaboom" in result.err
     log = re.search(r"details: (\S+)", result.err)
     assert log and "kaboom" in Path(log.group(1)).read_text()
+    Path(log.group(1)).unlink()  # in the session's TMPDIR, which must end empty
 
 
 def test_version_and_module_entry_point() -> None:

@@ -36,6 +36,7 @@ def test_a_bug_exits_3_with_a_crash_log(capsys: pytest.CaptureFixture[str]) -> N
     assert err.startswith("gitcurator: internal error: RuntimeError: kaboom\n")
     log = re.search(r"details: (\S+)", err)
     assert log and "kaboom" in Path(log.group(1)).read_text()
+    Path(log.group(1)).unlink()  # in the session's TMPDIR, which must end empty
 
 
 def test_the_code_of_a_command_that_returns(capsys: pytest.CaptureFixture[str]) -> None:

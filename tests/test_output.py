@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
-from gitcurator.output import Progress, Result, emit, failed, warning_line
+from gitcurator.output import Progress, Result, emit, emit_json, failed, printable, warning_line
 
 
 def test_notes_go_to_stderr_and_the_text_to_stdout(capsys: pytest.CaptureFixture[str]) -> None:
@@ -65,3 +66,28 @@ def test_progress_rewrites_one_status_line_and_keeps_the_last(
         "Counting objects: 3\r\r\033[Kcluster 1 of 2\r\033[Kcluster 2 of 2"
         "\r\033[K2 clusters in 0.1 s\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("plain\ttab\nnext line", "plain\ttab\nnext line"),
+        ("esc\x1b[2Jclear", "esc\\x1b[2Jclear"),
+        ("bell\x07 cr\r del\x7f c1\x9b", "bell\\x07 cr\\x0d del\\x7f c1\\x9b"),
+        (os.fsdecode(b"caf\xe9.txt"), "caf\\xe9.txt"),
+        ("bidi\u202eevil", "bidi\\u202eevil"),
+        ("пример 技能", "пример 技能"),
+    ],
+)
+def test_printable_escapes_what_must_not_reach_a_terminal(text: str, shown: str) -> None:
+    assert printable(text) == shown
+
+
+def test_json_keeps_a_name_that_is_not_utf8_as_an_escape(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    name = os.fsdecode(b"caf\xe9.txt")
+    emit_json({"path": name, "word": "café"})
+    out = capsys.readouterr().out
+    assert out.encode("utf-8")  # valid UTF-8 text
+    assert json.loads(out) == {"path": name, "word": "café"}

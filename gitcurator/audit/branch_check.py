@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gitcurator.audit import trailers
+from gitcurator.audit.umbrella_check import UmbrellaCommit, UmbrellaGuards, umbrella_guard_problem
 from gitcurator.lifecycle.report import run_paths
 from gitcurator.skills.document import ARCHIVE_DIR, SKILL_FILE, SKILL_FILE_LOWER
 
@@ -36,6 +37,8 @@ class CommitChange:
     removed_dirs: frozenset[str]
     added_dirs: frozenset[str]
     run_json: Any = None  # run.json as the commit leaves it, parsed (None: absent or not JSON)
+    # The live skills of its parent (folder -> name), read for umbrella commits only.
+    skills_before: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +51,7 @@ class BranchFacts:
     target: str
     related: bool
     commits: Sequence[CommitChange]
+    guards: UmbrellaGuards | None = None  # None: the umbrella commits' shape only
 
 
 def branch_problem(facts: BranchFacts) -> str | None:
@@ -84,7 +88,7 @@ def _find(facts: BranchFacts) -> str | None:
         if trailers.REPORT in found:
             problem = _report_files_problem(c, facts.run_id)
         elif trailers.UMBRELLA in found:
-            problem = _umbrella_problem(c, found)
+            problem = _umbrella_problem(c, found, facts.guards)
             umbrellas += found[trailers.UMBRELLA]
             absorbed += [v.partition("->")[0].strip() for v in found.get(trailers.ABSORBED, [])]
         elif trailers.ARCHIVED in found:
@@ -115,7 +119,9 @@ def _archive_problem(c: CommitChange, names: Sequence[str]) -> str | None:
     return None
 
 
-def _umbrella_problem(c: CommitChange, found: Mapping[str, list[str]]) -> str | None:
+def _umbrella_problem(
+    c: CommitChange, found: Mapping[str, list[str]], guards: UmbrellaGuards | None
+) -> str | None:
     moved, problem = _moves(c)
     if problem is not None:
         return problem
@@ -149,7 +155,10 @@ def _umbrella_problem(c: CommitChange, found: Mapping[str, list[str]]) -> str | 
     )
     if foreign:
         return f"commit {_short(c)} adds {_paths(foreign)}, which no folded skill holds"
-    return None
+    if guards is None:
+        return None
+    shape = UmbrellaCommit(_short(c), name[0], home, c.files, moved, c.skills_before)
+    return umbrella_guard_problem(shape, guards)
 
 
 def _report_files_problem(c: CommitChange, run_id: str) -> str | None:

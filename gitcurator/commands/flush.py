@@ -14,6 +14,7 @@ def flush(start: Path) -> Result:
     """Fold the journal into the notes, one notes commit (or none when it is empty)."""
     with open_repo(start) as repo:
         result = ledger.flush(repo.store)
+    dropped = result.dropped.dropped
     if result.commit:
         text = (
             f"folded {plural(result.events, 'event')} into "
@@ -21,4 +22,12 @@ def flush(start: Path) -> Result:
         )
     else:
         text = "nothing to flush"
-    return Result(text=text, notes=tuple(warning_line(w) for w in result.warnings))
+    if dropped:
+        text += f"; dropped {plural(dropped, 'event')} (see the warnings)"
+    doc = {
+        "events": result.events,
+        "skills": result.skills,
+        "commit": result.commit,
+        "dropped": result.dropped.to_json(),
+    }
+    return Result(text=text, doc=doc, notes=tuple(warning_line(w) for w in result.warnings))

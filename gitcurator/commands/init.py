@@ -12,6 +12,7 @@ from gitcurator.output import Result, failed, warning_line
 from gitcurator.render import findings_text, hidden_skills_note, plural
 from gitcurator.skills.check_tree import CheckResult, check_tree
 from gitcurator.skills.document import find_skills
+from gitcurator.skills.nested_repos import nested_findings
 from gitcurator.store import Store
 from gitcurator.telemetry.names import refresh_names_cache
 
@@ -87,7 +88,10 @@ def _refuse_nested(path: Path) -> None:
 
 def _adopt(store: Store, needs_config: bool) -> Result:
     if not needs_config:
-        return Result(text=f"{store.root} is already a skills repository; nothing to do")
+        return Result(
+            text=f"{store.root} is already a skills repository; nothing to do",
+            notes=nested_notes(store),
+        )
     store.commit_new_file(
         CONFIG_FILE,
         DEFAULT_CONFIG_TEXT.encode(),
@@ -98,13 +102,13 @@ def _adopt(store: Store, needs_config: bool) -> Result:
     # repository should hear at once that some skills would fail the hook.
     config = parse_config((store.root / CONFIG_FILE).read_text(encoding="utf-8"))
     result = check_tree(store.worktree_tree(), skills_dir=config.skills_dir, include=config.include)
-    hidden = _hidden_notes(result, config.skills_dir)
+    notes = (*_hidden_notes(result, config.skills_dir), *nested_notes(store))
     if not result.errors:
-        return Result(text=text, notes=hidden)
+        return Result(text=text, notes=notes)
     return Result(
         text=text,
         notes=(
-            *hidden,
+            *notes,
             warning_line(
                 f"{plural(result.errors, 'validation error')} in the adopted skills; see "
                 f"`gitcurator validate -C {store.root}` (the pre-commit hook will refuse "
@@ -143,12 +147,26 @@ def _first_commit(store: Store, created: bool, verify: bool) -> Result:
     store.commit_scan(scan, message)
     refresh_names_cache(SkillsRepo(store, config or Config()))
     verb = "created" if created else "initialised"
+    nested = nested_notes(store)
     return Result(
         text=f"{verb} skills repository {store.root} (branch {store.head_branch()})\n"
         f"committed {plural(len(live), 'skill')}; validation: "
         f"{plural(result.errors, 'error')}, {plural(result.warnings, 'warning')}"
-        + (" (see `gitcurator validate`)" if result.findings else ""),
-        notes=hidden,
+        + (" (see `gitcurator validate`)" if result.findings else "")
+        + (
+            f"; not committed: {plural(len(nested), 'nested repository', 'nested repositories')}"
+            if nested
+            else ""
+        ),
+        notes=(*hidden, *nested),
+    )
+
+
+def nested_notes(store: Store) -> tuple[str, ...]:
+    """A warning per folder no commit can hold because it is a repository of its own."""
+    return tuple(
+        warning_line(f"{f.path}/: {f.message}")
+        for f in nested_findings(store.nested_repositories())
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gitcurator.commands.init import nested_notes
 from gitcurator.commands.skill_rows import load_rows
 from gitcurator.library import open_repo
 from gitcurator.lifecycle.inventory import SkillRow
@@ -18,6 +19,7 @@ def list_skills(start: Path, *, state: str | None, origin: str | None, now: str 
         loaded = load_rows(repo, now)
         config = repo.config
         hidden = hidden_skill_files(repo.store.head_entries(), config.skills_dir, config.include)
+        nested = nested_notes(repo.store)
     note = hidden_skills_note(hidden, config.skills_dir)
     rows = [
         r
@@ -27,7 +29,7 @@ def list_skills(start: Path, *, state: str | None, origin: str | None, now: str 
     empty = "no skills match" if (state or origin) else "no skills yet"
     text = table(rows) if rows else empty
     notes = (*loaded.warnings, warning_line(note)) if note else loaded.warnings
-    return Result(text=text, doc=[r.to_json() for r in rows], notes=notes)
+    return Result(text=text, doc=[r.to_json() for r in rows], notes=notes + nested)
 
 
 def table(rows: list[SkillRow]) -> str:

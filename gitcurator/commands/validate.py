@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from gitcurator.errors import EXIT_FAILURE, EXIT_OK, NotARepository, UsageError
@@ -14,6 +15,7 @@ from gitcurator.skills.check_change import check_change
 from gitcurator.skills.check_skill import Finding
 from gitcurator.skills.check_tree import CheckResult, check_tree
 from gitcurator.skills.document import SKILL_FILE
+from gitcurator.skills.nested_repos import nested_findings
 from gitcurator.store.worktree import folder_tree
 
 MISSING_SKILL_MD = f"Missing required file: {SKILL_FILE}"
@@ -107,10 +109,17 @@ def _check_repo(
         result = check_tree(
             tree, skills_dir=config.skills_dir, include=config.include, strict=strict, only=selected
         )
+        nested = nested_findings(repo.store.nested_repositories(), selected)
+        result = replace(result, findings=(*result.findings, *nested))
     folders = {raw for raw, full in given if full.is_dir() and not full.is_symlink()}
-    return _with_missing(
-        result, {only[rel]: rel for rel in result.ignored} if only else {}, folders
-    )
+    # A folder whose skills sit in a nested repository is reported as such, not as empty.
+    nested_at = [f.path for f in result.findings if f.rule == "nested-repository"]
+    unmatched = {
+        only[rel]: rel
+        for rel in result.ignored
+        if not any(n == rel or n.startswith(rel.rstrip("/") + "/") for n in nested_at)
+    }
+    return _with_missing(result, unmatched if only else {}, folders)
 
 
 def _check_folder(raw: str, full: Path, strict: bool) -> CheckResult:

@@ -7,14 +7,24 @@ import json
 from collections.abc import Set as AbstractSet
 from typing import Any
 
+from gitcurator.audit import trailers
 from gitcurator.audit.branch_check import BranchFacts, CommitChange, branch_problem, refusal
 from gitcurator.audit.passes import BRANCH_PREFIX
+from gitcurator.audit.umbrella_check import UmbrellaGuards
+from gitcurator.curation.pass_inputs import skill_rows_at
 from gitcurator.errors import CuratorError
+from gitcurator.library import SkillsRepo, read_config
 from gitcurator.lifecycle.report import run_paths
-from gitcurator.store import Store, graph
+from gitcurator.skills.document import find_skills
+from gitcurator.skills.identity import identity
+from gitcurator.store import ObjectID, Store, graph
 from gitcurator.store.commits import CommitId, CommitInfo, commit_tree_of
 from gitcurator.store.diff import diff_trees
+from gitcurator.store.objects import read_blob
 from gitcurator.store.trees import file_at
+from gitcurator.telemetry import ledger
+from gitcurator.timeutil import utc_now
+from gitcurator.umbrella.eligibility import ineligible
 
 
 def branch_facts(
@@ -24,12 +34,33 @@ def branch_facts(
     what each changed, oldest first."""
     own = list(reversed(graph.commits_between(store, tip, merged)))
     related = bool(own) and any(p in merged for p in own[0].parents)
+    umbrellas = [c for c in own if trailers.UMBRELLA in trailers.trailers(c.message)]
+    repo = SkillsRepo(store, read_config(store.root)) if umbrellas else None
     return BranchFacts(
         BRANCH_PREFIX + run_id,
         run_id,
         target,
         related,
-        [_change(store, c, run_id) for c in own],
+        [_change(store, c, run_id, repo if c in umbrellas else None) for c in own],
+        _guards(repo, target) if repo is not None else None,
+    )
+
+
+def _guards(repo: SkillsRepo, target: str) -> UmbrellaGuards | None:
+    """The pass's guards as the default branch stands now: who may be folded, by the same
+    rules (`umbrella.eligibility`) and the same records the next pass would read."""
+    store = repo.store
+    target_tip = store.branch_tip(target)
+    if target_tip is None:
+        return None
+    now = utc_now()
+    paths = store.tree_entries(commit_tree_of(store, target_tip))
+    rows = skill_rows_at(repo, paths, ledger.load(store).records, now, head=target_tip)
+    return UmbrellaGuards(
+        ineligible=ineligible(rows, repo.config.curator, now),
+        known=frozenset(r.name for r in rows),
+        min_retention=repo.config.curator.min_retention,
+        load=lambda sha: read_blob(store, ObjectID(sha)),
     )
 
 
@@ -62,9 +93,13 @@ def branch_warning(store: Store, branch: str) -> str | None:
     return f"{branch} would be refused by `gitcurator merge`: {problem}"
 
 
-def _change(store: Store, c: CommitInfo, run_id: str) -> CommitChange:
+def _change(store: Store, c: CommitInfo, run_id: str, repo: SkillsRepo | None) -> CommitChange:
     parent_tree = commit_tree_of(store, c.parents[0]) if c.parents else None
     diff = diff_trees(store, parent_tree, c.tree)
+    skills_before: dict[str, str] = {}
+    if repo is not None and parent_tree is not None:
+        found = find_skills(store.tree_entries(parent_tree), repo.config.skills_dir)
+        skills_before = {loc.folder: identity(loc) for loc in found if not loc.archived}
     run_json: Any = None
     path = run_paths(run_id)[1]
     if path in diff.files:
@@ -80,4 +115,5 @@ def _change(store: Store, c: CommitInfo, run_id: str) -> CommitChange:
         frozenset(diff.removed_dirs),
         frozenset(diff.added_dirs),
         run_json,
+        skills_before,
     )

@@ -110,5 +110,8 @@ def _folder_name(loc: SkillLocation) -> list[Finding]:
     name = identity(loc)
     if is_skill_name(name):
         return []
-    message = f"Folder name {name!r} {not_a_name_reason(name)}; rename the folder"
+    # Quoted by hand, not repr: output escapes a byte that is not UTF-8 as `\\xe9` (repr would
+    # say `\\udce9`); a newline or tab, which output keeps, is escaped here.
+    shown = name.replace("\n", "\\n").replace("\t", "\\t").replace("\r", "\\r")
+    message = f"Folder name '{shown}' {not_a_name_reason(name)}; rename the folder"
     return [Finding("error", loc.skill_md, message, "folder-name")]

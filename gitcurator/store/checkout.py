@@ -17,6 +17,7 @@ from dulwich.objects import ObjectID
 from gitcurator.store.diff import diff_trees, parent_folders
 from gitcurator.store.index import cached_index, write_cached_index
 from gitcurator.store.objects import EXEC_MODE, GITLINK_MODE, LINK_MODE, read_blob
+from gitcurator.store.paths import git_path
 
 if TYPE_CHECKING:
     from gitcurator.store.repository import Store
@@ -32,7 +33,7 @@ def sync_worktree(store: Store, old_tree: ObjectID, new_tree: ObjectID) -> None:
         if new is None:
             with contextlib.suppress(FileNotFoundError, IsADirectoryError, NotADirectoryError):
                 os.unlink(store.root / path)
-            key = path.encode("utf-8", "surrogateescape")
+            key = git_path(path)
             if key in index:
                 del index[key]
             emptied.update(parent_folders(path))
@@ -42,7 +43,7 @@ def sync_worktree(store: Store, old_tree: ObjectID, new_tree: ObjectID) -> None:
     for path, (_, new) in sorted(diff.files.items()):
         if new is not None:
             st = _write_file(store, store.root / path, *new)
-            index[path.encode("utf-8", "surrogateescape")] = index_entry_from_stat(st, *new)
+            index[git_path(path)] = index_entry_from_stat(st, *new)
     write_cached_index(store, index)
 
 
@@ -52,8 +53,9 @@ def _write_file(store: Store, full: Path, sha: ObjectID, mode: int) -> os.stat_r
         full.mkdir(exist_ok=True)
         return os.lstat(full)
     data = read_blob(store, sha)
-    # Written beside and renamed over: a kill never leaves half a file.
-    tmp = full.with_name(f".{full.name}.gitcurator-tmp")
+    # Written beside and renamed over: a kill never leaves half a file. Named by the blob, not
+    # the file: a name near the file system's 255-byte limit leaves no room for a suffix.
+    tmp = full.with_name(f".{sha.decode()[:16]}.gitcurator-tmp")
     with contextlib.suppress(FileNotFoundError):
         os.unlink(tmp)
     if mode == LINK_MODE:

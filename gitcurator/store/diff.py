@@ -20,6 +20,7 @@ from dulwich.objects import ObjectID, parse_tree
 
 from gitcurator.skills.document import SKILL_FILE, SKILL_FILE_LOWER
 from gitcurator.store.commits import commit_tree_of
+from gitcurator.store.paths import git_path, text_path
 
 if TYPE_CHECKING:
     from gitcurator.store.repository import Store
@@ -99,7 +100,7 @@ class TreeDiffer:
             was_dir = was is not None and stat.S_ISDIR(was[0])
             now_dir = now is not None and stat.S_ISDIR(now[0])
             if was_dir != now_dir:
-                (out.removed_dirs if was_dir else out.added_dirs).add(_text(path))
+                (out.removed_dirs if was_dir else out.added_dirs).add(text_path(path))
             if was_dir or now_dir:
                 self._diff(
                     was[1] if was is not None and was_dir else None,
@@ -110,7 +111,7 @@ class TreeDiffer:
             file_was = (ObjectID(was[1]), was[0]) if was is not None and not was_dir else None
             file_now = (ObjectID(now[1]), now[0]) if now is not None and not now_dir else None
             if file_was != file_now:
-                out.files[_text(path)] = (file_was, file_now)
+                out.files[text_path(path)] = (file_was, file_now)
 
     def _list(self, tree: bytes | None, prefix: bytes, out: TreeDiff, added: bool) -> None:
         """Every file and folder of a tree only one side has (the whole tree of a root
@@ -122,15 +123,11 @@ class TreeDiffer:
         for name, mode, sha in parse_tree(raw, self.id_length):
             path = prefix + name
             if stat.S_ISDIR(mode):
-                (out.added_dirs if added else out.removed_dirs).add(_text(path))
+                (out.added_dirs if added else out.removed_dirs).add(text_path(path))
                 self._list(sha, path + b"/", out, added)
             else:
                 entry = (ObjectID(sha), mode)
-                out.files[_text(path)] = (None, entry) if added else (entry, None)
-
-
-def _text(path: bytes) -> str:
-    return path.decode("utf-8", "surrogateescape")
+                out.files[text_path(path)] = (None, entry) if added else (entry, None)
 
 
 # A command diffs the same two trees to check, then to update the work tree: once per store
@@ -158,7 +155,7 @@ def changed_files(
     diff = diff_trees(store, old_tree, commit_tree_of(store, new))
     for path, (_, after) in sorted(diff.files.items()):
         if after is not None:
-            yield path.encode("utf-8", "surrogateescape"), after[0]
+            yield git_path(path), after[0]
 
 
 def parent_folders(path: str) -> Iterator[str]:

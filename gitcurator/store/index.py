@@ -12,6 +12,7 @@ from dulwich.objects import ObjectID
 
 from gitcurator.skills.files import FileEntry, FileTree
 from gitcurator.store.objects import LINK_MODE, stored_file_entry
+from gitcurator.store.paths import text_path
 
 if TYPE_CHECKING:
     from gitcurator.store.repository import Store
@@ -68,7 +69,7 @@ def staged_entries(store: Store) -> Iterator[tuple[str, ObjectID, int]]:
     index = open_index(store)
     for path, entry in index.items():
         if isinstance(entry, IndexEntry):
-            yield path.decode("utf-8", "surrogateescape"), entry.sha, entry.mode
+            yield text_path(path), entry.sha, entry.mode
 
 
 def staged_tree(store: Store) -> FileTree:

@@ -19,6 +19,7 @@ from dulwich.objects import Blob, Commit, ObjectID, Tree
 from gitcurator.errors import StoreError
 from gitcurator.store.commits import make_commit
 from gitcurator.store.objects import FILE_MODE, TREE_MODE, ObjectBatch
+from gitcurator.store.paths import text_path
 from gitcurator.store.refs import move_ref, ref_value
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ def _walk(store: Store, tree_id: ObjectID, prefix: bytes, state: NotesState) -> 
             keys = store.repo[entry.sha]
             assert isinstance(keys, Tree)
             for key in keys.iteritems():
-                state.keys[key.path.decode("utf-8", "surrogateescape")] = key.sha
+                state.keys[text_path(key.path)] = key.sha
             continue
         hexpath = path.replace(b"/", b"")
         if entry.mode == TREE_MODE and len(hexpath) < 40 and is_hex_id(hexpath):

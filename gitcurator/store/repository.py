@@ -144,6 +144,10 @@ class Store:
         """(absolute path, repo-relative path) of every file `git add -A` would see."""
         return worktree.walk_worktree(self)
 
+    def nested_repositories(self) -> list[str]:
+        """Folders left out of every commit because each is a repository of its own."""
+        return worktree.nested_repositories(self)
+
     def worktree_tree(self) -> FileTree:
         """The work tree as a FileTree; files are read when a check asks for them."""
         return worktree.worktree_tree(self)

@@ -23,6 +23,7 @@ from gitcurator.skills.files import FileEntry, FileTree
 from gitcurator.store.commits import make_commit
 from gitcurator.store.index import open_index, stat_unchanged
 from gitcurator.store.objects import EXEC_MODE, FILE_MODE, LINK_MODE, ObjectBatch, file_entry
+from gitcurator.store.paths import git_path
 from gitcurator.store.refs import move_ref
 from gitcurator.store.stale_locks import clears_stale_object_locks
 from gitcurator.store.worktree import walk_worktree
@@ -120,7 +121,7 @@ def worktree_changes(store: Store, folders: set[str]) -> WorktreeChanges:
             continue
         seen.add(rel)
         known = head.get(rel)
-        entry = index[rel.encode()] if known and rel.encode() in index else None
+        entry = index[git_path(rel)] if known and git_path(rel) in index else None
         if (
             known
             and isinstance(entry, IndexEntry)
@@ -142,7 +143,7 @@ def commit_scan(store: Store, scan: WorktreeScan, message: str) -> ObjectID:
     Objects go in as one pack; the index is rewritten to match, so `git status` is clean.
     """
     batch = scan.batch
-    tree_id = commit_tree(batch, ((f.path.encode(), f.sha, f.mode) for f in scan.files))  # type: ignore[arg-type]
+    tree_id = commit_tree(batch, ((git_path(f.path), f.sha, f.mode) for f in scan.files))  # type: ignore[arg-type]
     parent = store.head_commit()
     commit = make_commit(store, tree_id, [parent] if parent else [], message)
     batch.add_object(commit)
@@ -150,7 +151,7 @@ def commit_scan(store: Store, scan: WorktreeScan, message: str) -> ObjectID:
     index = open_index(store)
     index.clear()
     for f in scan.files:
-        index[f.path.encode()] = index_entry_from_stat(f.stat, f.sha, f.mode)
+        index[git_path(f.path)] = index_entry_from_stat(f.stat, f.sha, f.mode)
     index.write()
     _advance_head(store, parent, commit.id)
     return commit.id
@@ -169,12 +170,12 @@ def commit_new_file(store: Store, path: str, data: bytes, message: str) -> Objec
     store.repo.object_store.add_object(blob)
     base_tree = store.repo[parent].tree  # type: ignore[attr-defined]
     tree = commit_tree_changes(
-        store.repo.object_store, base_tree, [(path.encode(), FILE_MODE, blob.id)]
+        store.repo.object_store, base_tree, [(git_path(path), FILE_MODE, blob.id)]
     )
     commit = make_commit(store, tree, [parent], message)
     store.repo.object_store.add_object(commit)
     index = open_index(store)
-    index[path.encode()] = index_entry_from_stat(os.lstat(full), blob.id, FILE_MODE)
+    index[git_path(path)] = index_entry_from_stat(os.lstat(full), blob.id, FILE_MODE)
     index.write()
     _advance_head(store, parent, commit.id)
     return commit.id
@@ -186,9 +187,9 @@ def commit_changes(store: Store, changes: WorktreeChanges, message: str) -> Obje
     parent = store.head_commit()
     changes.batch.store_in(store)
     edits: list[tuple[bytes, int | None, ObjectID | None]] = [
-        (f.path.encode(), f.mode, f.sha) for f in changes.changed
+        (git_path(f.path), f.mode, f.sha) for f in changes.changed
     ]
-    edits += [(p.encode(), None, None) for p in changes.removed]
+    edits += [(git_path(p), None, None) for p in changes.removed]
     base = store.repo[parent].tree if parent else None  # type: ignore[attr-defined]
     if base is None:
         empty = Tree()
@@ -199,10 +200,10 @@ def commit_changes(store: Store, changes: WorktreeChanges, message: str) -> Obje
     store.repo.object_store.add_object(commit)
     index = open_index(store)
     for f in changes.changed:
-        index[f.path.encode()] = index_entry_from_stat(f.stat, f.sha, f.mode)
+        index[git_path(f.path)] = index_entry_from_stat(f.stat, f.sha, f.mode)
     for path in changes.removed:
-        if path.encode() in index:
-            del index[path.encode()]
+        if git_path(path) in index:
+            del index[git_path(path)]
     index.write()
     _advance_head(store, parent, commit.id)
     return commit.id

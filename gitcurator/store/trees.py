@@ -19,6 +19,7 @@ from gitcurator.statefiles import TREE_CACHE, read_json, state_folder, write_cac
 from gitcurator.store.commits import CommitId, TreeId, commit_tree_of
 from gitcurator.store.diff import Entry, diff_trees
 from gitcurator.store.objects import FILE_MODE, TREE_MODE
+from gitcurator.store.paths import git_path, text_path
 from gitcurator.store.stale_locks import clears_stale_object_locks
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ def tree_entries(store: Store, tree: TreeId) -> dict[str, Entry]:
         return entries
     if old_tree is None:
         entries = {
-            e.path.decode("utf-8", "surrogateescape"): (e.sha, e.mode)
+            text_path(e.path): (e.sha, e.mode)
             for e in iter_tree_contents(store.repo.object_store, tree)
         }
     else:
@@ -85,7 +86,7 @@ def subtree_id(
                 return None
             obj = parsed[current] = loaded
         try:
-            mode, sha = obj[part.encode()]
+            mode, sha = obj[git_path(part)]
         except KeyError:
             return None
         if mode != TREE_MODE:
@@ -102,9 +103,9 @@ def file_at(store: Store, commit: CommitId, path: str) -> bytes | None:
     if parent is None:
         return None
     obj = store.repo[parent]
-    if not isinstance(obj, Tree) or name.encode() not in obj:
+    if not isinstance(obj, Tree) or git_path(name) not in obj:
         return None
-    mode, sha = obj[name.encode()]
+    mode, sha = obj[git_path(name)]
     if mode == TREE_MODE:
         return None
     return bytes(store.repo[sha].as_raw_string())
@@ -126,14 +127,14 @@ def edit_tree(
         folder = subtree_id(store, tree, source, parsed)
         if folder is None:
             raise StoreError(f"cannot move {source}: no such folder in the tree")
-        changes.append((source.encode(), None, None))
-        changes.append((target.encode(), TREE_MODE, folder))
+        changes.append((git_path(source), None, None))
+        changes.append((git_path(target), TREE_MODE, folder))
     for path, data in files.items():
         blob = Blob.from_string(data)
         store.repo.object_store.add_object(blob)
-        changes.append((path.encode(), FILE_MODE, blob.id))
+        changes.append((git_path(path), FILE_MODE, blob.id))
     for path, (sha, mode) in copies.items():
-        changes.append((path.encode(), mode, sha))
+        changes.append((git_path(path), mode, sha))
     return commit_tree_changes(store.repo.object_store, tree, changes)
 
 
@@ -144,7 +145,7 @@ def replace_paths(store: Store, tree: TreeId, edits: Iterable[tuple[str, Entry |
     removals: list[_Edit] = []
     writes: list[_Edit] = []
     for path, entry in edits:
-        key = path.encode("utf-8", "surrogateescape")
+        key = git_path(path)
         if entry is None:
             removals.append((key, None, None))
         else:

@@ -9,8 +9,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dulwich.ignore import IgnoreFilterManager
+from dulwich.index import IndexEntry
 
+from gitcurator.skills.document import SKILL_FILE, SKILL_FILE_LOWER
 from gitcurator.skills.files import MAX_LOADED_BYTES, FileEntry, FileTree
+from gitcurator.store.index import cached_index
+from gitcurator.store.objects import GITLINK_MODE
+from gitcurator.store.paths import text_path
 
 if TYPE_CHECKING:
     from gitcurator.store.repository import Store
@@ -50,6 +55,40 @@ def walk_worktree(store: Store) -> Iterator[tuple[str, str]]:
             rel = rel_dir + name
             if not (check and ignore.is_ignored(rel)):
                 yield os.path.join(dirpath, name), rel
+
+
+def nested_repositories(store: Store) -> list[str]:
+    """Folders (repo-relative) that `git add -A` leaves out because each is a repository of
+    its own: a nested `.git` folder or file (a clone, a worktree, a submodule's checkout), or
+    a submodule link in the index or HEAD. Ignored folders are not listed."""
+    found = {p for p, (_sha, mode) in store.head_entries().items() if mode == GITLINK_MODE}
+    found |= {
+        text_path(key)
+        for key, entry in cached_index(store).items()
+        if isinstance(entry, IndexEntry) and entry.mode == GITLINK_MODE
+    }
+    ignore: IgnoreFilterManager | None = None
+    # One scandir a folder and no stat: a folder is nested when its own listing holds .git.
+    pending = [(str(store.root), "")]
+    while pending:
+        path, rel = pending.pop()
+        try:
+            entries = list(os.scandir(path))
+        except OSError:
+            continue
+        if rel and any(e.name == ".git" for e in entries):
+            ignore = ignore or IgnoreFilterManager.from_repo(store.repo)
+            if not ignore.is_ignored(rel + "/"):
+                found.add(rel)
+            continue
+        if any(e.name in (SKILL_FILE, SKILL_FILE_LOWER) for e in entries):
+            continue  # a skill's own folders hold no skill (archive and merge check deeper)
+        pending.extend(
+            (e.path, f"{rel}/{e.name}" if rel else e.name)
+            for e in entries
+            if e.name != ".git" and e.is_dir(follow_symlinks=False)
+        )
+    return sorted(found)
 
 
 def _has_global_ignores(store: Store) -> bool:

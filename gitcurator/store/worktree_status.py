@@ -18,6 +18,7 @@ from gitcurator.store.commits import commit_tree_of
 from gitcurator.store.diff import diff_trees, parent_folders
 from gitcurator.store.index import cached_index, stat_unchanged
 from gitcurator.store.objects import EXEC_MODE, FILE_MODE, GITLINK_MODE, LINK_MODE, TREE_MODE
+from gitcurator.store.paths import git_path, text_path
 from gitcurator.store.trees import tree_entries
 
 if TYPE_CHECKING:
@@ -37,11 +38,11 @@ def dirty_paths(store: Store, within: Collection[str] = ()) -> list[str]:
         index_ns = 0
     dirty: set[str] = set()
     tracked: set[str] = set()
-    prefixes = tuple(f.encode("utf-8", "surrogateescape") + b"/" for f in within)
+    prefixes = tuple(git_path(f) + b"/" for f in within)
     for key, entry in index.items():
         if prefixes and not key.startswith(prefixes):
             continue
-        path = key.decode("utf-8", "surrogateescape")
+        path = text_path(key)
         tracked.add(path)
         # A conflicted entry (an unfinished git merge) is dirty too.
         if (
@@ -92,7 +93,7 @@ def in_the_way(store: Store, old_tree: ObjectID, new_tree: ObjectID) -> list[str
     """Untracked files that going from `old_tree` to `new_tree` would overwrite, or leave behind
     alone in a skill folder that moves or goes (ignored files excepted)."""
     diff = diff_trees(store, old_tree, new_tree)
-    tracked = {k.decode("utf-8", "surrogateescape") for k in cached_index(store).paths()}
+    tracked = {text_path(k) for k in cached_index(store).paths()}
     found: set[str] = set()
     checked: set[str] = set()
     for path, (old, new) in diff.files.items():
@@ -125,8 +126,13 @@ def in_the_way(store: Store, old_tree: ObjectID, new_tree: ObjectID) -> list[str
 
 def _files_under(store: Store, folder: str, tracked: Collection[str]) -> Iterator[str]:
     """Untracked files in a work-tree folder (repo-relative)."""
-    for dirpath, _dirs, files in os.walk(store.root / folder):
+    for dirpath, dirs, files in os.walk(store.root / folder):
         rel = Path(dirpath).relative_to(store.root).as_posix()
+        if ".git" in dirs or ".git" in files:
+            # A nested repository: one obstacle, named once (its history must not be stranded).
+            yield f"{rel}/.git"
+            dirs[:] = [d for d in dirs if d != ".git"]
+            files = [f for f in files if f != ".git"]
         for name in files:
             if f"{rel}/{name}" not in tracked:
                 yield f"{rel}/{name}"
@@ -153,6 +159,13 @@ def refuse_unless_clean(
             "then run this again"
         )
     blocked = in_the_way(store, old_tree, new_tree)
+    nested = [p.removesuffix("/.git") for p in blocked if p.endswith("/.git")]
+    if nested:
+        raise StoreError(
+            f"cannot {action}: {_some(nested)} holds a nested repository (its own .git), which "
+            "would be left behind; nothing was changed. Move it out of the library (or remove "
+            "its .git), then run this again"
+        )
     if blocked:
         raise StoreError(
             f"cannot {action}: untracked files are in the way ({_some(blocked)}); nothing was "

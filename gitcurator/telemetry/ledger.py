@@ -39,6 +39,8 @@ from gitcurator.telemetry.records import (
     from_doc,
     to_doc,
 )
+from gitcurator.telemetry.screen import Screened, screen_events
+from gitcurator.timeutil import CLOCK_SKEW, format_time, utc_now
 
 _SEGMENT_PREFIX = trailers.FOLDED_SEGMENT + ": "
 
@@ -98,10 +100,12 @@ def load(store: Store) -> Loaded:
         # A segment whose flush died after its notes commit is already in the notes: skip it.
         folded = _already_folded(store, commit)
         pending = [s for s in journal.segment_files(state) if s.stem not in folded]
+        # A time a flush would drop is not shown meanwhile either (names are checked there).
+        latest = format_time(utc_now() + CLOCK_SKEW)
         for path in [*pending, state / JOURNAL]:
             events, problems = journal.read_events(path)
             loaded.problems.extend(problems)
-            _apply(loaded.records, events)
+            _apply(loaded.records, screen_events(events, set, latest).events)
     return loaded
 
 
@@ -116,6 +120,7 @@ class FlushResult:
     skills: int
     commit: str | None
     warnings: list[str] = field(default_factory=list)
+    dropped: Screened = field(default_factory=Screened)  # journal events not folded, and why
 
 
 def flush(store: Store) -> FlushResult:
@@ -181,15 +186,20 @@ def _update_locked(
     events = 0
     touched: set[str] = set()
     skipped: list[str] = []
+    latest = format_time(utc_now() + CLOCK_SKEW)
+    dropped = Screened()
     for segment in segments:
         batch, problems = journal.read_events(segment)
         skipped += problems  # the segment is deleted below: say so now or never
-        events += sum(len(e.names) for e in batch)
-        touched |= _apply(records, batch)
+        screened = screen_events(batch, _known_names(store, records), latest)
+        dropped.unknown.update(screened.unknown)
+        dropped.future += screened.future
+        events += sum(len(e.names) for e in screened.events)
+        touched |= _apply(records, screened.events)
     changed = change(records)
     touched |= changed
     commit = None
-    warnings = list(skipped)
+    warnings = list(skipped) + dropped.warnings(latest)
     if touched:
         lines = [subject, "", f"{len(touched)} skill records updated, {events} events folded.", ""]
         lines += [trailers.trailer(trailers.FOLDED_SEGMENT, s.stem) for s in segments]
@@ -225,7 +235,34 @@ def _update_locked(
             forget_names(store)
     for segment in segments:
         segment.unlink()
-    return FlushResult(events, len(touched), commit, warnings)
+    return FlushResult(events, len(touched), commit, warnings, dropped)
+
+
+def _known_names(store: Store, records: dict[str, UsageRecord]) -> Callable[[list[str]], set[str]]:
+    """Which of some names are skills: a record's (live, archived or absorbed), then HEAD's
+    from the names cache, then the work tree's (a walk, paid only for names neither has)."""
+
+    def known(names: list[str]) -> set[str]:
+        ok = {n for n in names if n in records}
+        rest = [n for n in names if n not in ok]
+        head = store.head_commit()
+        cached = names_cache.lookup(state_of(store), head.decode() if head else None, rest)
+        if cached:  # `record` keeps this cache of HEAD's names: no walk for committed skills
+            ok |= {n for n in rest if n in cached}
+            rest = [n for n in rest if n not in cached]
+        if rest:
+            from gitcurator.library import SkillsRepo, read_config
+            from gitcurator.telemetry.names import known_names
+
+            try:
+                config = read_config(store.root)
+            except CuratorError:
+                return set(names)  # cannot tell without the config: drop nothing
+            mapping = known_names(SkillsRepo(store, config), include_worktree=True)
+            ok |= {n for n in rest if n in mapping or n in mapping.values()}
+        return ok
+
+    return known
 
 
 def drop_folded_segments(store: Store, state_dir: Path) -> list[Path]:

@@ -62,10 +62,8 @@ def record(
 
 
 def _canonical(at: str) -> str:
-    from datetime import timedelta
-
     from gitcurator.errors import UsageError
-    from gitcurator.timeutil import format_time, parse_time, utc_now
+    from gitcurator.timeutil import CLOCK_SKEW, format_time, parse_time, utc_now
 
     if not at.strip():
         # An empty --at is a script's unset variable, not "now": say so rather than guess.
@@ -73,7 +71,7 @@ def _canonical(at: str) -> str:
     moment = parse_time(at, "--at")
     # Last use keeps the newest time: one typo far in the future would keep a skill from ever
     # going stale, and only hand-editing the notes could undo it.
-    if moment > utc_now() + timedelta(days=1):
+    if moment > utc_now() + CLOCK_SKEW:
         raise UsageError(f"--at {at} is in the future; record events when they happen")
     return format_time(moment)
 

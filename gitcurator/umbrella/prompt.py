@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from gitcurator.render import one_line
 from gitcurator.umbrella.candidates import Candidate
 from gitcurator.umbrella.clusters import Cluster
 from gitcurator.umbrella.paths import rehomed_path
@@ -86,5 +87,7 @@ def _support_lines(name: str, files: Sequence[str]) -> list[str]:
     if not files:
         return []
     lines = ["support files (path now -> path under the umbrella):"]
-    lines.extend(f"- {f} -> {rehomed_path(name, f)}" for f in files)
+    # A file name is the agent's to choose: bytes that are not UTF-8 could not be sent, and a
+    # newline in one would write a line of the prompt.
+    lines.extend(f"- {one_line(f)} -> {one_line(rehomed_path(name, f))}" for f in files)
     return lines

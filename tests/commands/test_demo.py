@@ -62,7 +62,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
             mp.delenv(var, raising=False)
         root = tmp_path_factory.mktemp("demo") / "library"
         start = time.perf_counter()
-        result = run_cli("demo", str(root), "--now", NOW)
+        # `-C DIR` is DIR (README: every command takes -C); the refusals below use DIR.
+        result = run_cli("demo", "-C", str(root), "--now", NOW)
         yield Demo(root, result, time.perf_counter() - start)
 
 
@@ -165,6 +166,15 @@ def test_refuses_a_folder_that_is_not_empty(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
 
 
+def test_minus_c_names_the_folder_and_a_relative_dir_lies_inside_it(tmp_path: Path) -> None:
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "notes.txt").write_text("mine")
+    for args in (("demo", "-C", str(tmp_path / "full")), ("-C", str(tmp_path), "demo", "full")):
+        result = run_cli(*args)
+        assert result.code == 1, result
+        assert f"{tmp_path / 'full'} is not empty" in result.err
+
+
 def test_refuses_a_file(tmp_path: Path) -> None:
     (tmp_path / "f").write_text("")
     assert run_cli("demo", str(tmp_path / "f")).code == 2
@@ -204,6 +214,6 @@ def test_a_command_that_refuses_while_building_leaves_the_folder_empty(
     monkeypatch.setattr(sample, "skill_md", broken)
     result = run_cli("demo", str(tmp_path))
     assert result.code == 1 and result.out == ""
-    assert "error: Skill name 'Not_Valid' must be lowercase [name]" in result.err
+    assert "error: Skill name 'Not_Valid' must be lowercase (" in result.err
     assert result.err.rstrip().splitlines()[-1].startswith("gitcurator: error: ")
     assert list(tmp_path.iterdir()) == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -23,3 +24,65 @@ def test_flush_says_what_it_folded_then_that_nothing_is_left(
     assert (folded.code, folded.notes) == (0, ())
     assert flush(repo).text == "nothing to flush"
     assert capsys.readouterr() == ("", "")
+
+
+def test_flush_drops_journal_lines_naming_unknown_skills_or_future_times(repo: Path) -> None:
+    from datetime import timedelta
+
+    from support.repos import cli_json, run_cli
+
+    from gitcurator.telemetry import events, journal
+    from gitcurator.timeutil import format_time, utc_now
+
+    now = utc_now()
+    soon = format_time(now + timedelta(hours=2))  # another machine's clock: kept
+    later = format_time(now + timedelta(days=400))
+    past = format_time(now - timedelta(days=1))
+    state = repo / ".git" / "gitcurator"
+    for names, at in [
+        (["pdf-extract"], past),
+        (["ghost"], past),  # a script's typo, or a skill deleted since
+        (["pdf-extract", "ghost", "phantom"], past),  # the known name of the line is kept
+        (["docker-build"], later),
+        (["helm-deploy"], soon),
+    ]:
+        journal.append(state, events.event_line("use", names, at, "host-a", "cli", None))
+    rows = {r["name"]: r for r in cli_json("list", "-C", str(repo))}
+    assert rows["docker-build"]["use_count"] == 0  # not shown before the flush either
+    assert rows["pdf-extract"]["use_count"] == 2
+    flushed = run_cli("flush", "-C", str(repo), "--json")
+    assert flushed.code == 0, flushed
+    doc = json.loads(flushed.out)
+    assert doc["events"] == 3 and doc["skills"] == 2
+    assert doc["dropped"] == {"unknown_skills": {"ghost": 2, "phantom": 1}, "future": 1}
+    assert (
+        "gitcurator: warning: dropped 3 journal events naming 2 unknown skills (ghost, "
+        "phantom); `record` refuses such names" in flushed.err
+    )
+    assert "dropped 1 journal event dated in the future (after " in flushed.err
+    rows = {r["name"]: r for r in cli_json("list", "-C", str(repo))}
+    assert (rows["pdf-extract"]["use_count"], rows["helm-deploy"]["use_count"]) == (2, 1)
+    assert rows["docker-build"]["use_count"] == 0
+    assert rows["helm-deploy"]["last_used_at"] == soon
+    text = run_cli("flush", "-C", str(repo))
+    assert text.out == "nothing to flush\n"
+    names = run_cli("list", "--json", "-C", str(repo))
+    assert "ghost" not in names.out
+
+
+def test_flush_text_counts_what_it_dropped(repo: Path) -> None:
+    from gitcurator.telemetry import events, journal
+
+    state = repo / ".git" / "gitcurator"
+    for name in ("pdf-extract", "ghost"):
+        line = events.event_line("use", [name], "2026-01-02T00:00:00Z", "host-a", None, None)
+        journal.append(state, line)
+    result = flush(repo)
+    assert result.text.startswith("folded 1 event into 1 skill record (notes commit ")
+    assert result.text.endswith("; dropped 1 event (see the warnings)")
+    assert result.doc == {
+        "events": 1,
+        "skills": 1,
+        "commit": result.doc["commit"],  # type: ignore[index]
+        "dropped": {"unknown_skills": {"ghost": 1}, "future": 0},
+    }

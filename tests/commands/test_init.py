@@ -233,3 +233,27 @@ def test_adopting_a_repository_with_invalid_skills_warns_and_names_the_way_out(
     assert "1 validation error in the adopted skills" in result.err
     assert "gitcurator validate" in result.err
     assert git("log", "--format=%s", cwd=root).stdout.splitlines()[0].startswith("gitcurator:")
+
+
+@pytest.mark.parametrize(
+    ("args", "made"),
+    [
+        (("init", "-C", "{root}/lib"), "lib"),  # README: every command takes -C
+        (("-C", "{root}/lib", "init"), "lib"),
+        (("init", "-C", "{root}", "lib"), "lib"),  # like `git -C DIR init PATH`
+        (("-C", "{root}/elsewhere", "init", "{root}/lib"), "lib"),  # an absolute PATH wins
+    ],
+)
+def test_init_minus_c_is_the_folder_and_a_relative_path_lies_inside_it(
+    tmp_path: Path, args: tuple[str, ...], made: str
+) -> None:
+    write_skill(tmp_path / "lib", "pdf-extract")
+    result = run_cli(*(a.format(root=tmp_path) for a in args))
+    assert result.code == 0, result
+    assert f"created skills repository {tmp_path / made} " in result.out
+    assert "committed 1 skill" in result.out
+    assert git("ls-files", cwd=tmp_path / made).stdout.split() == [
+        ".gitcurator.yaml",
+        "pdf-extract/SKILL.md",
+    ]
+    assert not (tmp_path / ".git").exists() and not (tmp_path / "elsewhere").exists()

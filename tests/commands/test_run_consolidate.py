@@ -632,3 +632,33 @@ def test_golden_consolidation_outputs_are_what_they_were(library: Path, server: 
     check("consolidate-run.json", mask(git("show", f"{run_dir}/run.json", cwd=library).stdout))
     log = git("log", "--format=%s%n%b%n--", f"main..{doc['branch']}", cwd=library).stdout
     check("consolidate-log.txt", mask(log))
+
+
+@pytest.mark.parametrize("shape", ["into a sibling", "with a demoted sibling"])
+def test_a_real_pass_is_merged_after_its_umbrella_guards_rerun(
+    library: Path, server: FakeOpenAI, shape: str
+) -> None:
+    # merge re-checks each umbrella commit (issue 11): a fold into a sibling rewrites that
+    # sibling's SKILL.md, a demotion writes new Markdown; both must still be accepted.
+    _configure(library, server)
+    if shape == "into a sibling":
+        plan = _umbrella(
+            "pdf-extract-tables",
+            absorb=["pdf-extract-images", "pdf-extract-forms"],
+            body=_umbrella()["body"].replace(
+                "scripts/pdf-extract-tables/extract.py", "scripts/extract.py"
+            ),
+        )
+    else:
+        plan = _umbrella(
+            absorb=["pdf-extract-images", "pdf-extract-forms"],
+            demote=[{"skill": "pdf-extract-tables", "to": "references/tables.md"}],
+        )
+    server.handler = _answer_by_cluster(_plan(plan))
+    code, doc, err = _pass(library)
+    assert code == 0, err
+    assert len(doc["consolidations"]) == 1, doc
+    merged = run_cli("merge", doc["run_id"], "-C", str(library))
+    assert merged.code == 0, merged
+    umbrella = doc["consolidations"][0]["umbrella"]
+    assert (library / f"documents/{umbrella}/SKILL.md").exists()

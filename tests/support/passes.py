@@ -39,9 +39,6 @@ def make_pass(
             f"curator: archive {len(group)} unused skills\n\n{trailers}",
             cwd=repo,
         )
-    runs = repo / ".curator" / "runs" / run_id
-    runs.mkdir(parents=True)
-    (runs / "REPORT.md").write_text(f"# Curator pass {run_id}\n")
     transitions = [
         {
             "skill": f.rsplit("/", 1)[-1],
@@ -53,7 +50,15 @@ def make_pass(
         }
         for f in folders
     ]
-    doc = {"run_id": run_id, "now": now, "transitions": transitions}
+    return commit_report(repo, run_id, {"run_id": run_id, "now": now, "transitions": transitions})
+
+
+def commit_report(repo: Path, run_id: str, doc: dict[str, Any]) -> str:
+    """On the checked-out curator branch: the report commit holding `doc` as run.json, as a
+    pass ends its branch. Returns to main; gives the tip."""
+    runs = repo / ".curator" / "runs" / run_id
+    runs.mkdir(parents=True, exist_ok=True)
+    (runs / "REPORT.md").write_text(f"# Curator pass {run_id}\n")
     (runs / "run.json").write_text(json.dumps(doc))
     git("add", ".curator", cwd=repo)
     report = f".curator/runs/{run_id}/REPORT.md"
