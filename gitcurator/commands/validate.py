@@ -114,12 +114,14 @@ def _check_repo(
     folders = {raw for raw, full in given if full.is_dir() and not full.is_symlink()}
     # A folder whose skills sit in a nested repository is reported as such, not as empty.
     nested_at = [f.path for f in result.findings if f.rule == "nested-repository"]
+    given_names = only or {}
     unmatched = {
-        only[rel]: rel
+        given_names[rel]: rel
         for rel in result.ignored
-        if not any(n == rel or n.startswith(rel.rstrip("/") + "/") for n in nested_at)
+        if rel in given_names
+        and not any(n == rel or n.startswith(rel.rstrip("/") + "/") for n in nested_at)
     }
-    return _with_missing(result, unmatched if only else {}, folders)
+    return _with_missing(result, unmatched, folders)
 
 
 def _check_folder(raw: str, full: Path, strict: bool) -> CheckResult:
