@@ -10,6 +10,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from gitcurator.error_handler import exit_process, guarded, interrupted, stop_on_signals
+
 
 def parse_record(argv: list[str]) -> tuple[Path, str, list[str], str | None] | None:
     """(repo, kind, names, at) of a plain `[-C PATH] record use|view NAME... [--at T]`."""
@@ -53,12 +55,20 @@ def main() -> None:
         hook = parse_args(sys.argv[1:])
         if hook is not None:
             raise SystemExit(run(*hook))
+    stop_on_signals()
+    try:
+        code = guarded(_command)
+    except KeyboardInterrupt:
+        code = interrupted()  # a second Ctrl-C while the first one was being reported
+    exit_process(code)
+
+
+def _command() -> int:
     fast = parse_record(sys.argv[1:])
     if fast is not None:
         from gitcurator.commands.record import record_events
-        from gitcurator.error_handler import guarded
 
-        raise SystemExit(guarded(lambda: record_events(*fast)))
+        return record_events(*fast)
     from gitcurator.cli import main as cli_main
 
-    raise SystemExit(cli_main())
+    return cli_main()

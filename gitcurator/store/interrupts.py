@@ -46,3 +46,25 @@ def interrupts_deferred() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
     if caught:
         raise KeyboardInterrupt
+
+
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def signals_blocked() -> Iterator[None]:
+    """Keep Ctrl-C and SIGTERM pending (blocked in the kernel) for the few instructions of
+    the block; they arrive, as KeyboardInterrupt, when it ends.
+
+    For steps too small to announce and too tight for a Python handler: creating a lock file
+    and noting that we own it, renaming it into place. Where threads cannot block signals
+    (no pthread_sigmask), it is a no-op.
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

@@ -92,3 +92,19 @@ def test_a_stale_default_branch_lock_leaves_the_work_tree_as_it_was(repo: Path) 
     assert git("status", "--porcelain", cwd=repo).stdout == ""
     lock.unlink()
     assert run_cli("archive", "pdf-extract", "-C", r).code == 0
+
+
+@pytest.mark.parametrize("lock_name", ["index.lock", "refs/heads/main.lock"])
+def test_a_fresh_lock_a_kill_left_stops_a_move_naming_it_before_the_work_tree_moves(
+    repo: Path, lock_name: str
+) -> None:
+    # Left by a SIGKILL seconds ago: "run it again" would meet it again; the fix is named.
+    r = str(repo)
+    lock = _aged(repo / ".git" / lock_name, 0)
+    done = run_cli("archive", "pdf-extract", "-C", r)
+    assert done.code == 1, done
+    assert f"`rm {lock}`" in done.err
+    assert git("status", "--porcelain", cwd=repo).stdout == ""
+    lock.unlink()
+    assert run_cli("archive", "pdf-extract", "-C", r).code == 0
+    assert git("status", "--porcelain", cwd=repo).stdout == ""
