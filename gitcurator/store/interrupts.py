@@ -1,4 +1,4 @@
-"""Steps that must happen together or not at all: Ctrl-C held until they are done."""
+"""Steps that must happen together or not at all: Ctrl-C and SIGTERM held until they are done."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ _deferring = False
 
 @contextlib.contextmanager
 def interrupts_deferred() -> Iterator[None]:
-    """Hold Ctrl-C (SIGINT) until the block is done, then raise KeyboardInterrupt.
+    """Hold Ctrl-C (SIGINT), and SIGTERM where it stops the process the same way, until the
+    block is done, then raise KeyboardInterrupt.
 
     For steps that must happen together or not at all: the work tree moving with its branch
     ref (seconds at thousands of skills), a merge and the archive times it records. Nested
@@ -37,13 +38,19 @@ def interrupts_deferred() -> Iterator[None]:
             warn("gitcurator: finishing this step first, then stopping")
         caught.append(signum)
 
-    previous = signal.signal(signal.SIGINT, hold)
+    # SIGTERM is held only where a handler turns it into KeyboardInterrupt (the entry point
+    # installs one); left at its default it ends the process outright, as SIGKILL does.
+    held = [signal.SIGINT]
+    if callable(signal.getsignal(signal.SIGTERM)):
+        held.append(signal.SIGTERM)
+    previous = {signum: signal.signal(signum, hold) for signum in held}
     _deferring = True
     try:
         yield
     finally:
         _deferring = False
-        signal.signal(signal.SIGINT, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
     if caught:
         raise KeyboardInterrupt
 

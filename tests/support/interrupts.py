@@ -34,7 +34,7 @@ class Stopped:
 
 
 def start(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
-    """`python -m gitcurator ARGS` as a real process."""
+    """`python -m gitcurator ARGS` as a real process, Ctrl-C reaching it as from a terminal."""
     return subprocess.Popen(
         [sys.executable, "-m", "gitcurator", *args],
         cwd=cwd,
@@ -42,7 +42,14 @@ def start(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subproces
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # Run from a background job (`&`, nohup, some CI runners), the child would inherit
+        # SIGINT ignored, and Ctrl-C would test nothing.
+        preexec_fn=_default_sigint,
     )
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def handlers_installed(pid: int) -> bool:
