@@ -165,15 +165,17 @@ def read_holder(path: Path) -> tuple[int | None, str | None]:
 
 # -- lock files this process created -------------------------------------------------------
 # Noted with the inode they were created with: once a lock is renamed into place (released),
-# its path may already hold another writer's new lock, which must be left alone.
+# its path may already hold another writer's new lock, which must be left alone. And with the
+# thread that created it: a command ending in one thread (the MCP server, tests running the
+# CLI in threads) must not take the locks another thread is writing through.
 
-_own_lock_files: dict[str, tuple[int, int]] = {}
+_own_lock_files: dict[str, tuple[int, int, int]] = {}
 
 
 def claim_lock_file(path: str | bytes, fd: int) -> None:
-    """Note that this process created the lock file `path` (open as `fd`)."""
+    """Note that this thread created the lock file `path` (open as `fd`)."""
     info = os.fstat(fd)
-    _own_lock_files[os.fsdecode(path)] = (info.st_dev, info.st_ino)
+    _own_lock_files[os.fsdecode(path)] = (info.st_dev, info.st_ino, threading.get_ident())
 
 
 def release_lock_file(path: str | bytes) -> None:
@@ -182,16 +184,17 @@ def release_lock_file(path: str | bytes) -> None:
 
 
 def own_lock_files() -> list[str]:
-    """The lock files this process created and has not released."""
-    return sorted(_own_lock_files)
+    """The lock files this thread created and has not released."""
+    me = threading.get_ident()
+    return sorted(path for path, (_, _, thread) in _own_lock_files.items() if thread == me)
 
 
 def remove_own_lock_files() -> list[str]:
-    """Remove the lock files this process created and did not release (only those still
-    the very file it created); return the paths removed."""
+    """Remove the lock files this thread created and did not release (only those still the
+    very file it created); return the paths removed."""
     removed = []
-    for path, (dev, ino) in list(_own_lock_files.items()):
-        del _own_lock_files[path]
+    for path in own_lock_files():
+        dev, ino, _ = _own_lock_files.pop(path, (0, 0, 0))
         with contextlib.suppress(OSError):
             info = os.lstat(path)
             if (info.st_dev, info.st_ino) == (dev, ino):

@@ -326,3 +326,18 @@ def test_a_lock_another_writer_took_after_ours_was_renamed_is_not_ours(tmp_path:
     lock.write_text("another writer's\n")
     assert remove_own_lock_files() == []
     assert lock.read_text() == "another writer's\n"
+
+
+def test_a_thread_removes_only_the_lock_files_it_created(tmp_path: Path) -> None:
+    theirs = tmp_path / "theirs.lock"
+
+    def other_thread_writes() -> None:
+        fd = os.open(theirs, os.O_RDWR | os.O_CREAT | os.O_EXCL)
+        claim_lock_file(str(theirs), fd)
+        os.close(fd)
+
+    worker = threading.Thread(target=other_thread_writes)
+    worker.start()
+    worker.join()
+    assert remove_own_lock_files() == []
+    assert theirs.exists()
