@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 import pytest
+from support.interrupts import own_lock
 
 from gitcurator.error_handler import guarded
 from gitcurator.errors import ConfigError, UsageError
@@ -64,14 +64,10 @@ def test_an_error_raised_while_unwinding_from_ctrl_c_is_still_an_interrupt(
 
 
 def test_lock_files_an_interrupted_command_created_are_removed(tmp_path: Path) -> None:
-    from gitcurator.locks import claim_lock_file
-
     lock = tmp_path / "index.lock"
 
     def interrupted_write() -> int:
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_EXCL)
-        claim_lock_file(str(lock), fd)
-        os.close(fd)
+        own_lock(lock)
         raise KeyboardInterrupt
 
     assert guarded(interrupted_write) == 130

@@ -14,13 +14,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support.interrupts import own_lock
 from support.passes import curator_branches
 from support.repos import run_process
 
 from gitcurator.locks import (
     LockBusy,
     PassBusy,
-    claim_lock_file,
     file_lock,
     notes_lock,
     own_lock_files,
@@ -297,10 +297,7 @@ def test_run_is_refused_while_another_pass_runs_then_takes_over(agent_repo: Path
 
 
 def test_an_unreleased_lock_file_is_removed_on_the_way_out(tmp_path: Path) -> None:
-    lock = tmp_path / "main.lock"
-    fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_EXCL)
-    claim_lock_file(str(lock).encode(), fd)
-    os.close(fd)
+    lock = own_lock(tmp_path / "main.lock")
     assert own_lock_files() == [str(lock)]
     assert remove_own_lock_files() == [str(lock)]
     assert not lock.exists()
@@ -308,20 +305,14 @@ def test_an_unreleased_lock_file_is_removed_on_the_way_out(tmp_path: Path) -> No
 
 
 def test_a_released_lock_file_is_left_alone(tmp_path: Path) -> None:
-    lock = tmp_path / "main.lock"
-    fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_EXCL)
-    claim_lock_file(str(lock), fd)
-    os.close(fd)
+    lock = own_lock(tmp_path / "main.lock")
     release_lock_file(str(lock))
     assert remove_own_lock_files() == []
     assert lock.exists()
 
 
 def test_a_lock_another_writer_took_after_ours_was_renamed_is_not_ours(tmp_path: Path) -> None:
-    lock, target = tmp_path / "main.lock", tmp_path / "main"
-    fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_EXCL)
-    claim_lock_file(str(lock), fd)
-    os.close(fd)
+    lock, target = own_lock(tmp_path / "main.lock"), tmp_path / "main"
     os.replace(lock, target)  # ours is in place; an interrupt came before we forgot it
     lock.write_text("another writer's\n")
     assert remove_own_lock_files() == []
@@ -331,12 +322,7 @@ def test_a_lock_another_writer_took_after_ours_was_renamed_is_not_ours(tmp_path:
 def test_a_thread_removes_only_the_lock_files_it_created(tmp_path: Path) -> None:
     theirs = tmp_path / "theirs.lock"
 
-    def other_thread_writes() -> None:
-        fd = os.open(theirs, os.O_RDWR | os.O_CREAT | os.O_EXCL)
-        claim_lock_file(str(theirs), fd)
-        os.close(fd)
-
-    worker = threading.Thread(target=other_thread_writes)
+    worker = threading.Thread(target=own_lock, args=(theirs,))
     worker.start()
     worker.join()
     assert remove_own_lock_files() == []

@@ -11,6 +11,7 @@ Its three methods are wrapped here once, when the store is imported.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from dulwich.file import _GitFile
@@ -19,8 +20,6 @@ from gitcurator.locks import claim_lock_file, release_lock_file
 from gitcurator.store.interrupts import signals_blocked
 
 _dulwich_init = _GitFile.__init__
-_dulwich_close = _GitFile.close
-_dulwich_abort = _GitFile.abort
 
 
 def _init(self: _GitFile, *args: Any, **kwargs: Any) -> None:
@@ -29,29 +28,27 @@ def _init(self: _GitFile, *args: Any, **kwargs: Any) -> None:
         claim_lock_file(self._lockfilename, self._file.fileno())
 
 
-def _close(self: _GitFile) -> None:
-    # Blocked too: the rename and dulwich noting it happen together, so a ref is either as
-    # before (lock removed on the way out) or fully updated.
-    with signals_blocked():
-        try:
-            _dulwich_close(self)
-        finally:
-            if self._closed:
-                release_lock_file(self._lockfilename)
+def _releasing(method: Callable[[_GitFile], None]) -> Callable[[_GitFile], None]:
+    # Blocked too: close's rename and dulwich noting it happen together, so a ref is either
+    # as before (its lock removed on the way out) or fully updated.
+    def wrapped(self: _GitFile) -> None:
+        with signals_blocked():
+            try:
+                method(self)
+            finally:
+                if self._closed:
+                    release_lock_file(self._lockfilename)
+
+    return wrapped
 
 
-def _abort(self: _GitFile) -> None:
-    with signals_blocked():
-        try:
-            _dulwich_abort(self)
-        finally:
-            if self._closed:
-                release_lock_file(self._lockfilename)
+_close = _releasing(_GitFile.close)
+_abort = _releasing(_GitFile.abort)
 
 
 def guard_lock_files() -> None:
     """Wrap dulwich's lock-file class (once; later calls do nothing)."""
     if _GitFile.__init__ is not _init:
         _GitFile.__init__ = _init  # type: ignore[method-assign]
-        _GitFile.close = _close  # type: ignore[method-assign]
-        _GitFile.abort = _abort  # type: ignore[method-assign]
+        _GitFile.close = _close  # type: ignore[method-assign,assignment]
+        _GitFile.abort = _abort  # type: ignore[method-assign,assignment]

@@ -13,6 +13,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from unittest import mock
 
 CREATED = "2026-01-01T00:00:00Z"  # when curated_library's skills were committed
 RECENT = "2026-05-25T00:00:00Z"  # when its used half was last used
@@ -123,19 +124,20 @@ def curated_library(root: Path, skills: int) -> list[str]:
     names = [f"skill-{i:03d}" for i in range(skills)]
     for i, name in enumerate(names):
         write_skill(root, f"family-{i % 5}/{name}")
-    dated = {"GIT_AUTHOR_DATE": CREATED, "GIT_COMMITTER_DATE": CREATED}
-    saved = {key: os.environ.get(key) for key in dated}
-    os.environ.update(dated)
-    try:
+    with mock.patch.dict(os.environ, {"GIT_AUTHOR_DATE": CREATED, "GIT_COMMITTER_DATE": CREATED}):
         assert run_cli("init", str(root), "-q").code == 0
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
     assert run_cli("track", *names, "--origin", "agent", "-C", str(root)).code == 0
     used = names[: skills // 2]
     assert run_cli("record", "use", *used, "--at", RECENT, "-C", str(root)).code == 0
     assert run_cli("flush", "-C", str(root)).code == 0
     return names
+
+
+def own_lock(path: Path) -> Path:
+    """Create the lock file `path` as the store does and note it as this process's own."""
+    from gitcurator.locks import claim_lock_file
+
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL)
+    claim_lock_file(str(path), fd)
+    os.close(fd)
+    return path
