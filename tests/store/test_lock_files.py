@@ -53,3 +53,31 @@ def test_signals_wait_until_the_blocked_step_is_done() -> None:
             done.append("the step")
         done.append("after the step")  # pragma: no cover -- the interrupt comes first
     assert done == ["the step"]
+
+
+def test_ctrl_c_just_after_dulwich_creates_a_lock_leaves_no_lock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The window that left objects/xx/<id>.lock behind: the signal lands after dulwich's
+    # os.open(O_EXCL) and before it has stored the file it opened.
+    import dulwich.file
+
+    from gitcurator.error_handler import guarded
+
+    real_fdopen = os.fdopen
+
+    def ctrl_c_then_fdopen(fd: int, *args: object, **kwargs: object) -> object:
+        os.kill(os.getpid(), signal.SIGINT)
+        return real_fdopen(fd, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(dulwich.file.os, "fdopen", ctrl_c_then_fdopen)
+
+    def write_a_ref() -> int:
+        with GitFile(tmp_path / "ref", "wb") as f:
+            f.write(b"new\n")
+        return 0
+
+    assert guarded(write_a_ref) == 130
+    monkeypatch.undo()
+    assert not (tmp_path / "ref.lock").exists()
+    assert not (tmp_path / "ref").exists()
