@@ -10,7 +10,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from gitcurator.error_handler import exit_process, guarded, interrupted, stop_on_signals
+from gitcurator.error_handler import exit_process, guarded, stop_on_signals
+from gitcurator.errors import EXIT_INTERRUPTED
 
 
 def parse_record(argv: list[str]) -> tuple[Path, str, list[str], str | None] | None:
@@ -59,8 +60,13 @@ def main() -> None:
     try:
         code = guarded(_command)
     except KeyboardInterrupt:
-        code = interrupted()  # a second Ctrl-C while the first one was being reported
-    exit_process(code)
+        # A second Ctrl-C while the first was being reported: no call here, a third could
+        # land in it.
+        code = EXIT_INTERRUPTED
+    try:
+        exit_process(code)
+    except KeyboardInterrupt:
+        exit_process(EXIT_INTERRUPTED)  # it landed before exit_process could ignore it
 
 
 def _command() -> int:

@@ -113,7 +113,10 @@ def exit_process(code: int) -> NoReturn:
     string `exec` (dataclasses compiles its methods that way while modules are imported):
     running any string code resets that flag.
     """
-    for signum in (signal.SIGINT, signal.SIGTERM):
+    stops = (signal.SIGINT, signal.SIGTERM)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, stops)  # none lands between the two lines
+    for signum in stops:
         with contextlib.suppress(ValueError, OSError):
             signal.signal(signum, signal.SIG_IGN)
     exec("")
