@@ -8,8 +8,9 @@ of it used recently, so every pass archives the other half onto a new curator br
 timed pass sets the span; each kill then picks SIGINT or SIGKILL (half each, shuffled) and a
 delay uniform over the span, counted from the moment the process runs gitcurator's code (a
 signal while Python itself starts up is Python's business). After each kill: the exit code,
-the `*.lock` files under .git, `git fsck --strict`, then one more whole `run` and its exit
-code (0, or 1 with the fix; never 3). All real processes.
+the `*.lock` files it left under .git, `git fsck --strict`, then one more whole `run` and
+its exit code (0, or 1 with the fix; never 3); when it names a lock to remove, that is done
+and the pass run once more, so every kill starts from a working library. All real processes.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import collections
 import random
+import re
 import signal
 import sys
 import time
@@ -72,21 +74,27 @@ def run(work: Path, skills: int, kills: int, seed: int) -> None:
     fsck_bad: list[str] = []
     next_codes: collections.Counter[int] = collections.Counter()
     next_errors: collections.Counter[str] = collections.Counter()
+    fixed: collections.Counter[int] = collections.Counter()
     for i, signum in enumerate(signals):
         name = signal.Signals(signum).name
+        before = set(lock_files(repo))
         stopped = stop_after(
             start(*RUN, "-C", str(repo), cwd=work, env=env), rng.uniform(0, span), signum
         )
         (codes if stopped.signalled else finished)[name][stopped.code] += 1
-        left[name] += [f"{i}: {path}" for path in lock_files(repo)]
+        left[name] += [f"{i}: {path}" for path in lock_files(repo) if path not in before]
         checked = fsck(repo)
         if checked.returncode != 0:
             fsck_bad.append(f"{i} ({name}): {(checked.stdout + checked.stderr).strip()[:200]}")
-        again = start(*RUN, "-C", str(repo), cwd=work, env=env)
-        _out, err = again.communicate()
-        next_codes[again.returncode] += 1
-        if again.returncode != 0:
+        code, err = _next_pass(repo, work, env)
+        next_codes[code] += 1
+        if code != 0:
             next_errors[err.strip().splitlines()[-1][:160] if err.strip() else "(no message)"] += 1
+            fix = re.search(r"`rm ([^`]+)`", err)
+            if code == 1 and fix:
+                # What the message says to do, done as a person would: then the pass again.
+                Path(fix.group(1)).unlink(missing_ok=True)
+                fixed[_next_pass(repo, work, env)[0]] += 1
         after_next += [f"{i}: {path}" for path in lock_files(repo)]
         if (i + 1) % 20 == 0:
             print(f"  ... {i + 1} of {kills} kills done", file=sys.stderr, flush=True)
@@ -100,7 +108,7 @@ def run(work: Path, skills: int, kills: int, seed: int) -> None:
         print(f"{name:7} ({total}): {shown or 'none stopped'}; "
               f"finished before the signal: {early or 'none'}")  # fmt: skip
     for name in ("SIGINT", "SIGKILL"):
-        print(f"lock files left by {name}: {len(left[name])}" + _listed(left[name]))
+        print(f"new lock files left by {name}: {len(left[name])}" + _listed(left[name]))
     print(
         f"git fsck --strict: clean after {kills - len(fsck_bad)} of {kills} kills"
         + _listed(fsck_bad)
@@ -110,7 +118,16 @@ def run(work: Path, skills: int, kills: int, seed: int) -> None:
         f"next pass after each kill: {shown}"
         + _listed([f"{n}x {e}" for e, n in next_errors.items()])
     )
+    if fixed:
+        shown = ", ".join(f"exit {code}: {n}" for code, n in sorted(fixed.items()))
+        print(f"after following the fix the message gave (`rm LOCK`), the pass again: {shown}")
     print(f"lock files left after the next pass: {len(after_next)}" + _listed(after_next))
+
+
+def _next_pass(repo: Path, work: Path, env: dict[str, str]) -> tuple[int, str]:
+    again = start(*RUN, "-C", str(repo), cwd=work, env=env)
+    _out, err = again.communicate()
+    return again.returncode, err
 
 
 def _code(code: int) -> str:
