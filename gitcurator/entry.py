@@ -10,6 +10,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from gitcurator.error_handler import exit_process, guarded, stop_on_signals
+from gitcurator.errors import EXIT_INTERRUPTED
+
 
 def parse_record(argv: list[str]) -> tuple[Path, str, list[str], str | None] | None:
     """(repo, kind, names, at) of a plain `[-C PATH] record use|view NAME... [--at T]`; every
@@ -57,12 +60,25 @@ def main() -> None:
         hook = parse_args(sys.argv[1:])
         if hook is not None:
             raise SystemExit(run(*hook))
+    stop_on_signals()
+    try:
+        code = guarded(_command)
+    except KeyboardInterrupt:
+        # A second Ctrl-C while the first was being reported: no call here, a third could
+        # land in it.
+        code = EXIT_INTERRUPTED
+    try:
+        exit_process(code)
+    except KeyboardInterrupt:
+        exit_process(EXIT_INTERRUPTED)  # it landed before exit_process could ignore it
+
+
+def _command() -> int:
     fast = parse_record(sys.argv[1:])
     if fast is not None:
         from gitcurator.commands.record import record_events
-        from gitcurator.error_handler import guarded
 
-        raise SystemExit(guarded(lambda: record_events(*fast)))
+        return record_events(*fast)
     from gitcurator.cli import main as cli_main
 
-    raise SystemExit(cli_main())
+    return cli_main()

@@ -4,6 +4,10 @@ An flock is dropped by the kernel when its holder exits, however it exits (kill 
 so a lock left by a dead process is simply taken over; there is no stale-lock cleanup to get
 wrong. Standard library only (plus gitcurator.errors, statefiles and timeutil, which are).
 
+git's and dulwich's `<file>.lock` files are not flocks: whoever creates one must remove it.
+The store notes each one this process creates and forgets it when it is released; the error
+handler removes what is still noted when a command ends (an interrupt between the two).
+
 The journal's own flocks (telemetry.journal) are a different mechanism and stay there.
 """
 
@@ -157,3 +161,43 @@ def read_holder(path: Path) -> tuple[int | None, str | None]:
         pid if isinstance(pid, int) and not isinstance(pid, bool) else None,
         started if isinstance(started, str) else None,
     )
+
+
+# -- lock files this process created -------------------------------------------------------
+# Noted with the inode they were created with: once a lock is renamed into place (released),
+# its path may already hold another writer's new lock, which must be left alone. And with the
+# thread that created it: a command ending in one thread (the MCP server, tests running the
+# CLI in threads) must not take the locks another thread is writing through.
+
+_own_lock_files: dict[str, tuple[int, int, int]] = {}
+
+
+def claim_lock_file(path: str | bytes, fd: int) -> None:
+    """Note that this thread created the lock file `path` (open as `fd`)."""
+    info = os.fstat(fd)
+    _own_lock_files[os.fsdecode(path)] = (info.st_dev, info.st_ino, threading.get_ident())
+
+
+def release_lock_file(path: str | bytes) -> None:
+    """Forget the lock file `path`: it was renamed into place or removed."""
+    _own_lock_files.pop(os.fsdecode(path), None)
+
+
+def own_lock_files() -> list[str]:
+    """The lock files this thread created and has not released."""
+    me = threading.get_ident()
+    return sorted(path for path, (_, _, thread) in _own_lock_files.items() if thread == me)
+
+
+def remove_own_lock_files() -> list[str]:
+    """Remove the lock files this thread created and did not release (only those still the
+    very file it created); return the paths removed."""
+    removed = []
+    for path in own_lock_files():
+        dev, ino, _ = _own_lock_files.pop(path, (0, 0, 0))
+        with contextlib.suppress(OSError):
+            info = os.lstat(path)
+            if (info.st_dev, info.st_ino) == (dev, ino):
+                os.unlink(path)
+                removed.append(path)
+    return removed

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from support.interrupts import own_lock
 
 from gitcurator.error_handler import guarded
 from gitcurator.errors import ConfigError, UsageError
@@ -42,3 +43,33 @@ def test_a_bug_exits_3_with_a_crash_log(capsys: pytest.CaptureFixture[str]) -> N
 def test_the_code_of_a_command_that_returns(capsys: pytest.CaptureFixture[str]) -> None:
     assert guarded(lambda: 1) == 1
     assert capsys.readouterr() == ("", "")
+
+
+def _cleanup_fails_after_ctrl_c(cleanup_error: Exception) -> int:
+    try:
+        raise KeyboardInterrupt
+    finally:
+        raise cleanup_error  # e.g. closing a pack while a view into it is still alive
+
+
+@pytest.mark.parametrize(
+    "cleanup_error",
+    [BufferError("cannot close exported pointers exist"), ConfigError("half-written")],
+    ids=["bug", "error"],
+)
+def test_an_error_raised_while_unwinding_from_ctrl_c_is_still_an_interrupt(
+    capsys: pytest.CaptureFixture[str], cleanup_error: Exception
+) -> None:
+    assert guarded(lambda: _cleanup_fails_after_ctrl_c(cleanup_error)) == 130
+    assert capsys.readouterr() == ("", "gitcurator: interrupted\n")
+
+
+def test_lock_files_an_interrupted_command_created_are_removed(tmp_path: Path) -> None:
+    lock = tmp_path / "index.lock"
+
+    def interrupted_write() -> int:
+        own_lock(lock)
+        raise KeyboardInterrupt
+
+    assert guarded(interrupted_write) == 130
+    assert not lock.exists()

@@ -14,10 +14,21 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support.interrupts import own_lock
 from support.passes import curator_branches
 from support.repos import run_process
 
-from gitcurator.locks import LockBusy, PassBusy, file_lock, notes_lock, pass_lock, read_holder
+from gitcurator.locks import (
+    LockBusy,
+    PassBusy,
+    file_lock,
+    notes_lock,
+    own_lock_files,
+    pass_lock,
+    read_holder,
+    release_lock_file,
+    remove_own_lock_files,
+)
 from gitcurator.statefiles import NOTES_LOCK, PASS_LOCK, SCHEDULE_FILE
 
 # A process that takes the pass lock of the folder in argv[1], says so, and holds it.
@@ -280,3 +291,39 @@ def test_run_is_refused_while_another_pass_runs_then_takes_over(agent_repo: Path
     taken = run_process("run", "--now", "2030-01-01T00:00:00Z", "-C", str(agent_repo))
     assert taken.returncode == 0, taken
     assert curator_branches(agent_repo) == ["curator/20300101-000000"]
+
+
+# -- lock files this process created ---------------------------------------------------------
+
+
+def test_an_unreleased_lock_file_is_removed_on_the_way_out(tmp_path: Path) -> None:
+    lock = own_lock(tmp_path / "main.lock")
+    assert own_lock_files() == [str(lock)]
+    assert remove_own_lock_files() == [str(lock)]
+    assert not lock.exists()
+    assert own_lock_files() == []
+
+
+def test_a_released_lock_file_is_left_alone(tmp_path: Path) -> None:
+    lock = own_lock(tmp_path / "main.lock")
+    release_lock_file(str(lock))
+    assert remove_own_lock_files() == []
+    assert lock.exists()
+
+
+def test_a_lock_another_writer_took_after_ours_was_renamed_is_not_ours(tmp_path: Path) -> None:
+    lock, target = own_lock(tmp_path / "main.lock"), tmp_path / "main"
+    os.replace(lock, target)  # ours is in place; an interrupt came before we forgot it
+    lock.write_text("another writer's\n")
+    assert remove_own_lock_files() == []
+    assert lock.read_text() == "another writer's\n"
+
+
+def test_a_thread_removes_only_the_lock_files_it_created(tmp_path: Path) -> None:
+    theirs = tmp_path / "theirs.lock"
+
+    worker = threading.Thread(target=own_lock, args=(theirs,))
+    worker.start()
+    worker.join()
+    assert remove_own_lock_files() == []
+    assert theirs.exists()

@@ -6,20 +6,25 @@ it), staging (`git add` + `git commit` of it), index, objects, trees and diff (t
 diff), commits, refs (the one compare-and-swap), branches (advance one with its work tree;
 publish a commit on it), checkout (the work tree following a tree change), worktree_status
 (whether it safely can), tree_merge (three-way merges and reverts in memory), graph (parent
-walks), history (the cached walk `lifecycle.skill_history` folds), notes, interrupts, and
-remotes (remote, transport, credentials). Who commits and when is a `Signature` that the shell
-(`gitcurator.library`) reads once and hands to the Store.
+walks), history (the cached walk `lifecycle.skill_history` folds), notes, interrupts,
+lock_files (dulwich's `.lock` files made safe against interrupts), stale_locks (those a
+killed process left), and remotes (remote, transport, credentials). Who commits and when is
+a `Signature` that the shell (`gitcurator.library`) reads once and hands to the Store.
 
-Importing this module loads the Store and its values only, not every module.
+Importing this module loads the Store and its values only, not every module, and makes
+dulwich's lock files interrupt-safe (`lock_files.guard_lock_files`) before anything writes.
 """
 
 from __future__ import annotations
 
 from dulwich.objects import ObjectID
 
+from gitcurator.store.lock_files import guard_lock_files
 from gitcurator.store.repository import DEFAULT_BRANCH, Store
 from gitcurator.store.signature import Identity, Signature
 from gitcurator.store.staging import StagedFile, WorktreeChanges, WorktreeScan
+
+guard_lock_files()
 
 __all__ = [
     "DEFAULT_BRANCH",

@@ -18,6 +18,7 @@ from gitcurator.store.diff import diff_trees, parent_folders
 from gitcurator.store.index import cached_index, write_cached_index
 from gitcurator.store.objects import EXEC_MODE, GITLINK_MODE, LINK_MODE, read_blob
 from gitcurator.store.paths import git_path
+from gitcurator.store.stale_locks import refuse_if_locked
 
 if TYPE_CHECKING:
     from gitcurator.store.repository import Store
@@ -28,6 +29,10 @@ def sync_worktree(store: Store, old_tree: ObjectID, new_tree: ObjectID) -> None:
     that differ (removed, written with their mode, symlinks as links); folders left empty go."""
     diff = diff_trees(store, old_tree, new_tree)
     index = cached_index(store)
+    # The index is written last: with its lock taken (a killed git or gitcurator), refuse
+    # before a single file moves rather than leave the work tree on one tree, the index on
+    # the other.
+    refuse_if_locked(Path(os.fsdecode(index.path)))
     emptied: set[str] = set()
     for path, (_, new) in diff.files.items():
         if new is None:

@@ -7,12 +7,14 @@ import weakref
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from dulwich.file import FileLocked
 from dulwich.index import Index, IndexEntry
 from dulwich.objects import ObjectID
 
 from gitcurator.skills.files import FileEntry, FileTree
 from gitcurator.store.objects import LINK_MODE, stored_file_entry
 from gitcurator.store.paths import text_path
+from gitcurator.store.stale_locks import lock_left
 
 if TYPE_CHECKING:
     from gitcurator.store.repository import Store
@@ -41,8 +43,12 @@ def cached_index(store: Store) -> Index:
 
 
 def write_cached_index(store: Store, index: Index) -> None:
-    """Write an index got from cached_index, keeping it cached."""
-    index.write()
+    """Write an index got from cached_index, keeping it cached (LockLeft if its lock is
+    taken)."""
+    try:
+        index.write()
+    except FileLocked as exc:
+        raise lock_left(exc) from None
     _CACHED[store] = (index, _file_signature(index))
 
 

@@ -30,7 +30,8 @@ def move_ref(
     store: Store, ref: bytes, old: ObjectID | None, new: ObjectID, reflog: str | None = None
 ) -> bool:
     """Compare-and-swap a local ref: set it to `new` only if it holds `old` (None: only if it
-    does not exist yet); False if someone moved it or holds its lock. `reflog` is the message
+    does not exist yet); False if someone moved it (or, creating it, holds its lock); a lock
+    on an existing ref, or an old one, is a LockLeft naming it. `reflog` is the message
     the ref's log records, by the store's identity (no log entry without one)."""
     refs = store.repo.refs
     who = signature_of(store).identity.as_bytes() if reflog is not None else None
@@ -41,8 +42,12 @@ def move_ref(
             return bool(refs.add_if_new(Ref(ref), new, committer=who, message=why))
         return bool(refs.set_if_equals(Ref(ref), old, new, committer=who, message=why))
     except FileLocked as exc:
+        if old is not None:
+            # Moving an existing ref: "it moved, run again" would meet the same lock if a
+            # killed process left it; the lock named with its fix is right either way.
+            raise lock_left(exc) from None
         _raise_if_stale(exc)
-        return False  # plain git holds the ref's lock: as good as moved
+        return False  # someone is creating this ref right now: as good as taken
 
 
 def set_ref(store: Store, ref: bytes, new: ObjectID) -> None:

@@ -7,6 +7,7 @@ tree, the index, trees, commits and refs each have a module of their own in this
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -51,7 +52,11 @@ class Store:
 
     def close(self) -> None:
         """Release the repository's files (open packs)."""
-        self.repo.close()
+        # An interrupt's traceback may still hold a memoryview into a mapped pack, and
+        # mmap.close() refuses while one is exported (BufferError). The packs are read-only:
+        # the mapping goes with the last view, and the interrupt carries on as itself.
+        with contextlib.suppress(BufferError):
+            self.repo.close()
 
     # -- opening -------------------------------------------------------------------------
 

@@ -52,6 +52,15 @@ def lock_left(exc: FileLocked) -> LockLeft:
     return LockLeft(lock, lock_age(lock))
 
 
+def refuse_if_locked(path: Path) -> None:
+    """LockLeft if `path.lock` exists: for a write that must not start at all (the work tree
+    moving with the index) when its last step, writing `path`, would meet the lock."""
+    lock = path.with_name(path.name + ".lock")
+    age = lock_age(lock)
+    if age is not None:
+        raise LockLeft(lock, age)
+
+
 def lock_age(lock: Path) -> float | None:
     """Seconds since `lock` was last written (None if it is gone)."""
     try:
