@@ -7,8 +7,8 @@ diff), commits, refs (the one compare-and-swap), branches (advance one with its 
 publish a commit on it), checkout (the work tree following a tree change), worktree_status
 (whether it safely can), tree_merge (three-way merges and reverts in memory), graph (parent
 walks), history (the cached walk `lifecycle.skill_history` folds), notes, interrupts, and
-remotes (remote, transport, credentials). Who commits and when is a `Signature` that the shell
-(`gitcurator.library`) reads once and hands to the Store.
+remotes (remote, remote_url, transport, remote_deadline, credentials). Who commits and when
+is a `Signature` that the shell (`gitcurator.library`) reads once and hands to the Store.
 
 Importing this module loads the Store and its values only, not every module.
 """
