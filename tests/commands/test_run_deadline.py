@@ -78,3 +78,5 @@ def test_the_budget_ends_the_step_and_the_rest_is_not_reviewed(library: Path) ->
     assert isinstance(llm, dict)
     assert llm["stopped"] == "llm.budget_seconds=3 spent"
     assert [c["status"] for c in llm["clusters"]] == ["not_reviewed", "not_reviewed"]
+    report = git("show", f"{doc['branch']}:{doc['report']}", cwd=library).stdout
+    assert "not reviewed (2, llm.budget_seconds=3 spent)" in report

@@ -18,6 +18,16 @@ def repo(tmp_path: Path) -> Path:
     return done
 
 
+def _plain_repo(path: Path, name: str, text: str) -> Path:
+    """A git repository of something else than skills: one file, one commit."""
+    path.mkdir()
+    (path / name).write_text(text)
+    git("init", "-q", "-b", "main", cwd=path)
+    git("add", "-A", cwd=path)
+    git("commit", "-qm", f"add {name}", cwd=path)
+    return path
+
+
 def _refused(repo: Path, *args: str) -> str:
     before = refs(repo), usage(repo)
     done = sync(repo, *args)
@@ -54,12 +64,7 @@ def test_a_configured_remote_whose_folder_is_gone_says_so(repo: Path, tmp_path: 
 
 
 def test_a_remote_that_is_not_a_skills_repository_needs_force(repo: Path, tmp_path: Path) -> None:
-    project = tmp_path / "project"
-    project.mkdir()
-    (project / "main.c").write_text("int main(void) { return 0; }\n")
-    git("init", "-q", "-b", "main", cwd=project)
-    git("add", "-A", cwd=project)
-    git("commit", "-qm", "a C project", cwd=project)
+    project = _plain_repo(tmp_path / "project", "main.c", "int main(void) { return 0; }\n")
     bare = tmp_path / "project.git"
     git("clone", "-q", "--bare", str(project), str(bare), cwd=tmp_path)
     err = _refused(repo, str(bare))
@@ -73,12 +78,7 @@ def test_a_remote_that_is_not_a_skills_repository_needs_force(repo: Path, tmp_pa
 
 def test_a_local_repository_that_is_not_a_skills_repository_needs_force(tmp_path: Path) -> None:
     remote = make_remote(tmp_path)
-    plain = tmp_path / "plain"
-    plain.mkdir()
-    (plain / "notes.txt").write_text("not skills\n")
-    git("init", "-q", "-b", "main", cwd=plain)
-    git("add", "-A", cwd=plain)
-    git("commit", "-qm", "notes", cwd=plain)
+    plain = _plain_repo(tmp_path / "plain", "notes.txt", "not skills\n")
     err = _refused(plain, str(remote))
     assert f"{plain} is not a skills repository" in err and "gitcurator init" in err
     assert sync(plain, str(remote), "--force").code == 0
