@@ -239,7 +239,7 @@ class ChatClient:
             self._client = self._new_client()  # the abandoned one is closed by its thread
             if done.is_set():  # it finished just now: it may or may not have closed it
                 client.close()
-            return Failure(TIMEOUT, f"timed out after {bound:.3g} s")
+            return Failure(TIMEOUT, f"timed out after {round(bound, 2):g} s")
         error = box.get("error")
         if error is None:
             return str(box["raw"])
@@ -259,7 +259,7 @@ class ChatClient:
         # First: its words ("unsupported parameter") would also read as a format refusal.
         if cap and self.tokens_key == "max_tokens" and refuses_max_tokens(status, words, body):
             self.tokens_key = "max_completion_tokens"
-            return Failure(STATUS, f"HTTP {status}", "", "", 0.0)
+            return Failure(STATUS, f"HTTP {status}", retry_after=0.0)  # asked again at once
         if response_format["type"] == JSON_SCHEMA and refuses_json_schema(status, words, body):
             return None
         if "schema" in response_format and refuses_format_schema(status, words, body):
