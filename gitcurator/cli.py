@@ -532,9 +532,14 @@ def purge(
 
 @cli.command()
 @click.argument("remote", required=False, default="origin")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Sync even if this repository or the remote is not a skills repository.",
+)
 @json_option
 @repo_option
-def sync(start: Path, remote: str, as_json: bool) -> int:
+def sync(start: Path, remote: str, force: bool, as_json: bool) -> int:
     """Exchange telemetry and curator branches with a git remote.
 
     REMOTE is a configured remote's name (default: origin), a URL (file://, git://, http(s)://,
@@ -542,10 +547,12 @@ def sync(start: Path, remote: str, as_json: bool) -> int:
     with the local ones (per-host counters: nothing is lost, repeats change nothing), pushes
     the result without forcing, and exchanges the curator/* branches that one side lacks.
     A remote that moved meanwhile is fetched and merged again, a few times at most.
+    Either side not being a skills repository (no .gitcurator.yaml, no gitcurator notes or
+    curator branches) is refused unless --force.
     """
     from gitcurator.commands.sync import sync as run
 
-    return emit(run(start, remote, progress=Progress()), as_json=as_json)
+    return emit(run(start, remote, progress=Progress(), force=force), as_json=as_json)
 
 
 @cli.group("import")

@@ -58,7 +58,8 @@ class LlmSettings:
     max_requests: int = 50
     timeout_seconds: float = 120
     retries: int = 3
-    max_tokens: int | None = None
+    max_tokens: int | None = None  # None: a cap from each cluster's size
+    budget_seconds: float = 600
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,13 +12,16 @@ from gitcurator.sync.session import SyncResult
 from gitcurator.sync.session import sync as sync_with
 
 
-def sync(start: Path, remote: str, *, progress: Progress | None = None) -> Result:
+def sync(
+    start: Path, remote: str, *, progress: Progress | None = None, force: bool = False
+) -> Result:
     """Sync with `remote` (a configured name, a URL or a path): what happened, in words and
-    as a document; dulwich's own progress goes to `progress` as it comes."""
+    as a document; dulwich's own progress goes to `progress` as it comes. `force` syncs
+    repositories that are not skills repositories too."""
     # No callback at all when nobody watches: dulwich then asks the remote to stay quiet.
     shown = progress.write if progress is not None and progress.shown else None
     with open_repo(start) as repo:
-        result = sync_with(repo.store, remote, progress=shown)
+        result = sync_with(repo.store, remote, progress=shown, force=force)
         # Taken in as git would, but never left to look like a pass: merge will refuse it.
         for branch in result.branches_fetched:
             warning = branch_warning(repo.store, branch)

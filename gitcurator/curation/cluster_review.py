@@ -4,7 +4,10 @@ Nothing is written here. Each proposal is checked against the library as the umb
 accepted before it leave it (`Context.after`), so the plan that comes out is exactly what the
 apply step commits, one umbrella after the other. A cluster whose request fails, or whose
 reply is not a plan, is reported and the next one is asked; after MAX_FAILURES_IN_A_ROW
-transport failures the endpoint is taken for down and the rest are not asked.
+transport failures the endpoint is taken for down and the rest are not asked. The step ends
+in bounded time whatever the model does: each reply is capped (llm.max_tokens, else a cap
+from the cluster's size), each request is bounded by llm.timeout_seconds, and once
+llm.budget_seconds have gone by the clusters left are "not reviewed", with that reason.
 """
 
 from __future__ import annotations
@@ -35,7 +38,8 @@ from gitcurator.store import ObjectID
 from gitcurator.umbrella.candidates import Candidate, files_by_folder, select_candidates
 from gitcurator.umbrella.clusters import Cluster, clusters
 from gitcurator.umbrella.eligibility import ARCHIVED, ineligible
-from gitcurator.umbrella.model_client import LlmError, Reply, endpoint_name
+from gitcurator.umbrella.model_errors import BudgetSpent, LlmError, endpoint_name
+from gitcurator.umbrella.model_reply import Reply, reply_cap
 from gitcurator.umbrella.prompt import SCHEMA_NAME, SYSTEM_PROMPT, cluster_message
 from gitcurator.umbrella.proposal_checks import Context, Member, Refused, check_umbrella
 
@@ -61,8 +65,18 @@ class Model(Protocol):
     @property
     def completion_tokens(self) -> int: ...
 
-    def ask(self, system: str, user: str, schema: Mapping[str, Any], schema_name: str) -> Reply:
-        """One JSON reply, or LlmError."""
+    def ask(
+        self,
+        system: str,
+        user: str,
+        schema: Mapping[str, Any],
+        schema_name: str,
+        *,
+        max_tokens: int | None = None,
+        within: float | None = None,
+    ) -> Reply:
+        """One JSON reply capped at `max_tokens`, within `within` seconds; or LlmError
+        (BudgetSpent when `within` ran out)."""
 
 
 class ClusterProgress(Protocol):
@@ -86,10 +100,13 @@ def review_clusters(
     now: datetime,
     model: Model,
     progress: ClusterProgress | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> UmbrellaPlan:
-    """Ask about every cluster of the tree `entries` (within llm.max_requests) and decide
-    each proposal; `rows` mark the skills the lifecycle is archiving as archived."""
-    started = time.monotonic()
+    """Ask about every cluster of the tree `entries` (within llm.max_requests and
+    llm.budget_seconds) and decide each proposal; `rows` mark the skills the lifecycle is
+    archiving as archived."""
+    started = clock()
+    budget = config.llm.budget_seconds
     blobs = {p: sha for p, (sha, _mode) in entries.items()}
     loaded = select_candidates(rows, blobs, read, config.curator, now)
     found = clusters(loaded.candidates)
@@ -113,18 +130,28 @@ def review_clusters(
     for k, cluster in enumerate(found, 1):
         if stopped is None and model.asks >= config.llm.max_requests:
             stopped = f"llm.max_requests={config.llm.max_requests} reached"
+        left = budget - (clock() - started)
+        if stopped is None and left <= 0:
+            stopped = _budget_spent(budget)
         if stopped is not None:
             reviews.append(ClusterReview(cluster.key, cluster.members, NOT_REVIEWED))
             continue
         if progress is not None:
             progress.asking(k, cluster, model.prompt_tokens + model.completion_tokens)
+        message = cluster_message(cluster, by_name)
         try:
             reply = model.ask(
                 SYSTEM_PROMPT,
-                cluster_message(cluster, by_name),
+                message,
                 schemas.load("consolidation-plan"),
                 SCHEMA_NAME,
+                max_tokens=reply_cap(message),
+                within=left,
             )
+        except BudgetSpent:
+            stopped = _budget_spent(budget)
+            reviews.append(ClusterReview(cluster.key, cluster.members, NOT_REVIEWED))
+            continue
         except LlmError as exc:
             failures += 1
             reviews.append(_failed(cluster, str(exc), refused))
@@ -155,7 +182,7 @@ def review_clusters(
         http_requests=model.http_requests,
         prompt_tokens=model.prompt_tokens,
         completion_tokens=model.completion_tokens,
-        wall_seconds=round(time.monotonic() - started, 3),
+        wall_seconds=round(clock() - started, 3),
     )
     return UmbrellaPlan(
         tuple(folds),
@@ -166,6 +193,10 @@ def review_clusters(
         use,
         tuple(loaded.warnings),
     )
+
+
+def _budget_spent(budget: float) -> str:
+    return f"llm.budget_seconds={budget:g} spent"
 
 
 def parse_answer(content: str) -> dict[str, Any] | str:

@@ -8,8 +8,9 @@ publish a commit on it), checkout (the work tree following a tree change), workt
 (whether it safely can), tree_merge (three-way merges and reverts in memory), graph (parent
 walks), history (the cached walk `lifecycle.skill_history` folds), notes, interrupts,
 lock_files (dulwich's `.lock` files made safe against interrupts), stale_locks (those a
-killed process left), and remotes (remote, transport, credentials). Who commits and when is
-a `Signature` that the shell (`gitcurator.library`) reads once and hands to the Store.
+killed process left), and remotes (remote, remote_url, transport, remote_deadline,
+credentials). Who commits and when is a `Signature` that the shell (`gitcurator.library`)
+reads once and hands to the Store.
 
 Importing this module loads the Store and its values only, not every module, and makes
 dulwich's lock files interrupt-safe (`lock_files.guard_lock_files`) before anything writes.

@@ -11,15 +11,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gitcurator.errors import CuratorError
+from gitcurator.store.remote_url import RemoteError, check_location, is_scp_like, is_url
 
 if TYPE_CHECKING:
     from gitcurator.store.repository import Store
 
 SIDE_PREFIX = b"refs/notes/gitcurator-remotes/"
 
-
-class RemoteError(CuratorError):
-    """The remote could not be reached, read or written (network, auth, not a repository)."""
+__all__ = ["Remote", "RemoteError", "configured_remotes", "resolve_remote"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +72,9 @@ def configured_remotes(store: Store) -> dict[str, str]:
 
 
 def resolve_remote(store: Store, spec: str) -> Remote:
-    """A configured remote's name, a URL or a path to a repository; else CuratorError listing
-    the configured remotes."""
+    """A configured remote's name, a URL or a path to a repository; else RemoteError saying
+    what is wrong with it (no such folder, a malformed or unsupported URL) or listing the
+    configured remotes."""
     remotes = configured_remotes(store)
     if spec in remotes:
         url = remotes[spec]
@@ -82,9 +82,12 @@ def resolve_remote(store: Store, spec: str) -> Remote:
             # As git does: a configured relative path is relative to the work tree, wherever
             # the command runs from.
             url = os.path.normpath(os.path.join(store.root, url))
-        return Remote(spec, url)
-    if "://" in spec or os.path.exists(spec) or re.match(r"^[^/\s]+@[^/\s]+:", spec):
-        url = spec if "://" in spec or "@" in spec else os.path.abspath(spec)
+        return Remote(spec, url)  # checked when connecting (store.transport)
+    if is_url(spec) or is_scp_like(spec) or _names_a_path(spec):
+        url = (
+            spec if is_url(spec) or is_scp_like(spec) else os.path.abspath(os.path.expanduser(spec))
+        )
+        check_location(url, "the remote URL")
         # The same remote by its URL is the same remote: one memory of its branches.
         for name, configured in remotes.items():
             if _same_location(store, configured, url):
@@ -92,9 +95,19 @@ def resolve_remote(store: Store, spec: str) -> Remote:
         return Remote(spec, url)
     known = ", ".join(sorted(remotes)) if remotes else "none is configured"
     raise CuratorError(
-        f"no remote named {spec!r} (remotes: {known}); give a remote's name, a URL or the path "
-        "of a repository, or add one with `git remote add NAME URL`"
+        f"no remote named {spec!r} (remotes: {known}), and no folder of that name here; give "
+        "a remote's name, a URL or the path of a repository, or add one with "
+        "`git remote add NAME URL`"
     )
+
+
+def _absolute(path: str) -> str:
+    return os.path.abspath(os.path.expanduser(path))
+
+
+def _names_a_path(spec: str) -> bool:
+    """Is `spec` meant as a path (rather than a remote's name)?"""
+    return os.path.exists(spec) or "/" in spec or os.sep in spec or spec.startswith((".", "~"))
 
 
 def _same_location(store: Store, configured: str, url: str) -> bool:
@@ -107,8 +120,7 @@ def _same_location(store: Store, configured: str, url: str) -> bool:
 
 
 def _is_relative_path(url: str) -> bool:
-    scp_like = re.match(r"^[^/\s]+@[^/\s]+:", url)
-    return not ("://" in url or scp_like or os.path.isabs(url))
+    return not (is_url(url) or is_scp_like(url) or os.path.isabs(url))
 
 
 def _without_password(url: str) -> str:

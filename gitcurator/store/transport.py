@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from tempfile import SpooledTemporaryFile
 from typing import TYPE_CHECKING, Any
@@ -28,6 +27,15 @@ from dulwich.refs import Ref
 
 from gitcurator.store.credentials import stored_credentials
 from gitcurator.store.remote import Remote, RemoteError
+from gitcurator.store.remote_deadline import (
+    ENV,
+    SilenceBoundSSHVendor,
+    http_pool,
+    remote_timeout,
+    socket_timeout,
+    timed_out,
+)
+from gitcurator.store.remote_url import check_location
 
 if TYPE_CHECKING:
     from gitcurator.store.repository import Store
@@ -45,8 +53,6 @@ _MOVED_WORDS = (
     "failed to write",
     "atomic push failed",
 )
-# Connect and read timeout: an unreachable host must fail in seconds, not hang an agent.
-DEFAULT_TIMEOUT = 30.0
 _PACK_SPOOL = 8 * 1024 * 1024
 
 
@@ -77,21 +83,31 @@ class Connection:
         self.store = store
         self.remote = remote
         self.progress = progress
+        # Checked first, so that a bad value or URL is refused before anything is opened.
+        self.timeout = remote_timeout()
+        if remote.name != remote.url:
+            check_location(remote.url, f"the URL of remote {remote.name}")
         self._client: Any = None
         self._path = ""
 
     def _open(self) -> tuple[Any, str]:
         if self._client is None:
             username, password = stored_credentials(self.remote.url)
+            config = self.store.repo.get_config_stack()
+            url = self.remote.url
+            http = url.split("://", 1)[0].lower() in ("http", "https")
             with self._failures("open"):
                 self._client, self._path = dulwich_client.get_transport_and_path(
-                    self.remote.url,
-                    config=self.store.repo.get_config_stack(),
+                    url,
+                    config=config,
                     quiet=self.progress is None,
                     ssh_command=os.environ.get("GIT_SSH_COMMAND") or os.environ.get("GIT_SSH"),
                     username=username,
                     password=password,
+                    pool_manager=http_pool(config, url, self.timeout) if http else None,
                 )
+            if isinstance(self._client, dulwich_client.SSHGitClient):
+                self._client.ssh_vendor = SilenceBoundSSHVendor(self.timeout)
         return self._client, self._path
 
     def close(self) -> None:
@@ -99,20 +115,20 @@ class Connection:
         if self._client is not None:
             self._client.close()
 
-    def fetch(self, wanted: Callable[[bytes], bool]) -> Fetched:
-        """Fetch the objects of the remote refs `wanted` selects (no local ref moves)."""
+    def fetch(self, wanted: Callable[[bytes], bool], fallback: Sequence[bytes] = ()) -> Fetched:
+        """Fetch the objects of the remote refs `wanted` selects (no local ref moves); when it
+        selects none, those of the first ref in `fallback` that the remote has."""
         client, path = self._open()
         objects = self.store.repo.object_store
         counted = 0
 
         def determine_wants(refs: Mapping[bytes, ObjectID | None], depth: Any = None) -> list[Any]:
-            return sorted(
-                {
-                    sha
-                    for ref, sha in refs.items()
-                    if sha and sha != ZERO_SHA and wanted(ref) and sha not in objects
-                }
-            )
+            live = {ref: sha for ref, sha in refs.items() if sha and sha != ZERO_SHA}
+            chosen = {sha for ref, sha in live.items() if wanted(ref)}
+            if not chosen:
+                first = next((live[ref] for ref in fallback if ref in live), None)
+                chosen = {first} if first is not None else set()
+            return sorted(sha for sha in chosen if sha not in objects)
 
         # The pack is spooled and added in one go, as dulwich's own fetch does; we keep the
         # byte count (what came over the wire, before the thin pack is completed).
@@ -121,7 +137,7 @@ class Connection:
                 max_size=_PACK_SPOOL, prefix="incoming-", dir=getattr(objects, "path", None)
             ) as spool,
             self._failures("fetch from"),
-            _timeout(),
+            socket_timeout(self.timeout),
         ):
 
             def pack_data(data: bytes) -> int:
@@ -185,7 +201,7 @@ class Connection:
             )
             return len(ids), records
 
-        with self._failures("push to"), _timeout():
+        with self._failures("push to"), socket_timeout(self.timeout):
             try:
                 result = client.send_pack(
                     path.encode(), update_refs, generate, progress=self.progress
@@ -217,51 +233,37 @@ class Connection:
     @contextlib.contextmanager
     def _failures(self, doing: str) -> Iterator[None]:
         """Every way a transport fails, as one RemoteError naming the remote."""
-        where = self.remote.shown
         try:
             yield
-        except dulwich_client.HTTPUnauthorized:
-            raise RemoteError(
-                f"cannot {doing} remote {where}: it refused the credentials (HTTP 401); put them "
-                "in the URL or in ~/.git-credentials and run `gitcurator sync` again"
-            ) from None
-        except dulwich_client.HTTPProxyUnauthorized:
-            raise RemoteError(
-                f"cannot {doing} remote {where}: the proxy refused the credentials (HTTP 407)"
-            ) from None
-        except NotGitRepository:
-            raise RemoteError(
-                f"cannot {doing} remote {where}: it is not a git repository (check the URL or path)"
-            ) from None
-        except (HangupException, GitProtocolError, SendPackError) as exc:
-            detail = str(exc).strip() or type(exc).__name__
-            raise RemoteError(f"cannot {doing} remote {where}: {detail}") from None
-        except (OSError, ValueError) as exc:
+        except Exception as exc:
+            error = self._as_remote_error(doing, exc)
+            if error is None:
+                raise
+            raise error from None
+
+    def _as_remote_error(self, doing: str, exc: Exception) -> RemoteError | None:
+        where = f"cannot {doing} remote {self.remote.shown}"
+        # First: a timeout arrives as OSError, or wrapped in a GitProtocolError (HTTP).
+        if timed_out(exc):
+            return RemoteError(
+                f"{where}: it said nothing for {self.timeout:g} s (${ENV}); check that the "
+                f"remote is up and reachable, or allow it longer with {ENV}=SECONDS"
+            )
+        if isinstance(exc, dulwich_client.HTTPUnauthorized):
+            return RemoteError(
+                f"{where}: it refused the credentials (HTTP 401); put them in the URL or in "
+                "~/.git-credentials and run `gitcurator sync` again"
+            )
+        if isinstance(exc, dulwich_client.HTTPProxyUnauthorized):
+            return RemoteError(f"{where}: the proxy refused the credentials (HTTP 407)")
+        if isinstance(exc, NotGitRepository):
+            return RemoteError(f"{where}: it is not a git repository (check the URL or path)")
+        if isinstance(exc, HangupException | GitProtocolError | SendPackError):
+            return RemoteError(f"{where}: {str(exc).strip() or type(exc).__name__}")
+        if isinstance(exc, OSError | ValueError):
             detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            raise RemoteError(
-                f"cannot {doing} remote {where}: {detail or type(exc).__name__}"
-            ) from None
-
-
-@contextlib.contextmanager
-def _timeout() -> Iterator[None]:
-    # dulwich's TCP and ssh clients open sockets without a timeout; a default one bounds them.
-    old = socket.getdefaulttimeout()
-    socket.setdefaulttimeout(remote_timeout())
-    try:
-        yield
-    finally:
-        socket.setdefaulttimeout(old)
-
-
-def remote_timeout() -> float:
-    """$GITCURATOR_REMOTE_TIMEOUT seconds, else DEFAULT_TIMEOUT (also for a value that is not a
-    positive number: a typo in the environment must not turn into a crash)."""
-    try:
-        value = float(os.environ.get("GITCURATOR_REMOTE_TIMEOUT", DEFAULT_TIMEOUT))
-    except ValueError:
-        return DEFAULT_TIMEOUT
-    return value if value > 0 else DEFAULT_TIMEOUT
+            return RemoteError(f"{where}: {detail or type(exc).__name__}")
+        return None
 
 
 def _haves(store: Store) -> list[ObjectID]:

@@ -30,6 +30,7 @@ from gitcurator.sync.branch_exchange import (
     seen_branches,
 )
 from gitcurator.sync.notes_exchange import NotesStep, check_notes_tip, merge_into_local
+from gitcurator.sync.skills_repo import DEFAULT_BRANCHES, check_local, check_remote
 from gitcurator.telemetry import ledger
 
 MAX_TRIES = 5
@@ -104,14 +105,22 @@ def sync(
     progress: Callable[[bytes], None] | None = None,
     tries: int = MAX_TRIES,
     sleep: Callable[[float], None] = time.sleep,
+    force: bool = False,
 ) -> SyncResult:
-    """Sync the notes and curator branches with the remote `spec` (a name, URL or path)."""
+    """Sync the notes and curator branches with the remote `spec` (a name, URL or path);
+    either side not being a skills repository is refused unless `force`."""
     remote = resolve_remote(store, spec)
+    if not force:
+        check_local(store)
     result = SyncResult(remote.name, remote.location)
     connection = Connection(store, remote, progress)
     try:
         # Fetch before anything else: an unreachable remote must leave everything as it was.
-        fetched = connection.fetch(_wanted)
+        # The remote's default branch comes too when it shows nothing of gitcurator's: its
+        # tree tells whether it is a skills repository at all.
+        fetched = connection.fetch(_wanted, () if force else DEFAULT_BRANCHES)
+        if not force:
+            check_remote(store, remote, fetched.refs)
         result.bytes_received += fetched.pack_bytes
         flushed = ledger.flush(store)
         result.events_flushed = flushed.events

@@ -59,16 +59,3 @@ def test_a_remote_that_is_not_a_repository_is_one_error_naming_it(
     conn = transport.Connection(store, Remote("nowhere", str(tmp_path / "empty")), None)
     with pytest.raises(RemoteError, match="cannot fetch from remote nowhere"):
         conn.fetch(lambda ref: True)
-
-
-@pytest.mark.parametrize(
-    ("value", "seconds"), [(None, 30.0), ("5", 5.0), ("-1", 30.0), ("x", 30.0)]
-)
-def test_the_timeout_comes_from_the_environment_when_it_is_sane(
-    monkeypatch: pytest.MonkeyPatch, value: str | None, seconds: float
-) -> None:
-    if value is None:
-        monkeypatch.delenv("GITCURATOR_REMOTE_TIMEOUT", raising=False)
-    else:
-        monkeypatch.setenv("GITCURATOR_REMOTE_TIMEOUT", value)
-    assert transport.remote_timeout() == seconds

@@ -11,7 +11,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from gitcurator.config import LlmSettings
-from gitcurator.umbrella.model_client import JSON_SCHEMA, LlmError, Reply
+from gitcurator.umbrella.model_errors import LlmError
+from gitcurator.umbrella.model_reply import JSON_SCHEMA, Reply
 
 Answer = str | LlmError
 
@@ -27,9 +28,22 @@ class ScriptedModel:
         self.script = list(script)
         self.answer = answer
         self.messages: list[str] = []
+        self.caps: list[int | None] = []  # max_tokens of each ask
+        self.withins: list[float | None] = []  # seconds each ask was given
 
-    def ask(self, system: str, user: str, schema: Mapping[str, Any], schema_name: str) -> Reply:
+    def ask(
+        self,
+        system: str,
+        user: str,
+        schema: Mapping[str, Any],
+        schema_name: str,
+        *,
+        max_tokens: int | None = None,
+        within: float | None = None,
+    ) -> Reply:
         self.asks += 1
+        self.caps.append(max_tokens)
+        self.withins.append(within)
         self.http_requests += 1
         self.messages.append(user)
         reply = self.script.pop(0) if self.script else self.answer(user) if self.answer else ""
