@@ -64,7 +64,9 @@ if request["guard"]:
     for i, skill in enumerate(skills):
         others = profiles[:i] + profiles[i + 1:]
         guard += [[m.new, m.existing, m.score] for m in find_similar([skill], others)]
-print(json.dumps({"read": len(skills), "clusters": found, "guard": guard}))
+import gitcurator
+origin = str(Path(gitcurator.__file__).resolve().parents[1])
+print(json.dumps({"read": len(skills), "clusters": found, "guard": guard, "tree": origin}))
 """
 
 
@@ -79,7 +81,10 @@ def load_fetch() -> ModuleType:
 
 
 def environment(tree: Path, home: Path) -> dict[str, str]:
-    """The measured tree first on the path, a fixed identity, no user or system git config."""
+    """The measured tree first on the path, a fixed identity, no user or system git config.
+
+    Every process runs in `home` (its HOME): `python -m` and `-c` put the current folder
+    before PYTHONPATH, and run from a checkout they would measure that one instead."""
     env = {k: v for k, v in os.environ.items() if k not in ("GIT_DIR", "GIT_WORK_TREE")}
     env.update(
         PYTHONPATH=str(tree),
@@ -98,7 +103,7 @@ def gitcurator(env: dict[str, str], *args: str, stdin: str | None = None) -> Any
     """Run `python -m gitcurator ARGS` and parse its JSON output."""
     done = subprocess.run(
         [sys.executable, "-m", "gitcurator", *args],
-        env=env, input=stdin, capture_output=True, text=True, check=False,
+        env=env, cwd=env["HOME"], input=stdin, capture_output=True, text=True, check=False,
     )  # fmt: skip
     try:
         return json.loads(done.stdout)
@@ -111,10 +116,12 @@ def probe(env: dict[str, str], skills: list[tuple[str, Path]], guard: bool) -> d
     """Clusters (and guard matches) of the measured tree over `skills`."""
     request = {"skills": [[n, str(p)] for n, p in skills], "guard": guard}
     done = subprocess.run(
-        [sys.executable, "-c", PROBE], env=env, input=json.dumps(request),
+        [sys.executable, "-c", PROBE], env=env, cwd=env["HOME"], input=json.dumps(request),
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     result: dict[str, Any] = json.loads(done.stdout)
+    if Path(result["tree"]) != Path(env["PYTHONPATH"]):
+        raise SystemExit(f"measured {result['tree']}, not {env['PYTHONPATH']}")
     return result
 
 
@@ -124,19 +131,20 @@ def skill_folders(library: Path) -> list[Path]:
     return sorted(found)
 
 
-def strict_agreement(repo: Path, env: dict[str, str]) -> tuple[int, int, list[str]]:
-    """(agreeing skills, skills, disagreeing folders) of `validate --strict` and skills-ref."""
+def strict_agreement(repo: Path, env: dict[str, str]) -> tuple[int, int, int, list[str]]:
+    """(agreeing skills, skills, skills gitcurator checked, disagreeing folders) of
+    `validate --strict` and skills-ref, per folder holding a SKILL.md."""
     from skills_ref.validator import validate  # the reference validator (test extra)
 
     report = gitcurator(env, "-C", str(repo), "validate", "--strict", "--json")
-    refused = {f["path"].rsplit("/", 1)[0] for f in report["findings"] if f["level"] == "error"}
-    folders = skill_folders(repo)
-    differ = []
-    for folder in folders:
-        rel = folder.relative_to(repo).as_posix()
-        if bool(validate(folder)) != (rel in refused):
-            differ.append(rel)
-    return len(folders) - len(differ), len(folders), differ
+    folders = [f.relative_to(repo).as_posix() for f in skill_folders(repo)]
+    refused = set()
+    for finding in report["findings"]:
+        if finding["level"] == "error":
+            owners = [f for f in folders if finding["path"].startswith(f + "/")]
+            refused.update(owners[-1:])  # the innermost skill holding the file
+    differ = [f for f in folders if bool(validate(repo / f)) != (f in refused)]
+    return len(folders) - len(differ), len(folders), report["skills_checked"], differ
 
 
 def measure_library(name: str, library: Path, env: dict[str, str], scratch: Path) -> None:
@@ -146,7 +154,7 @@ def measure_library(name: str, library: Path, env: dict[str, str], scratch: Path
     found = len(skill_folders(repo))
     subprocess.run(
         [sys.executable, "-m", "gitcurator", "init", str(repo), "--quiet", "--no-verify"],
-        env=env, capture_output=True, check=True,
+        env=env, cwd=env["HOME"], capture_output=True, check=True,
     )  # fmt: skip
     listed = gitcurator(env, "-C", str(repo), "list", "--json")
     print(f"\n## {name}: {len(listed)} skills listed, {found} SKILL.md found")
@@ -156,9 +164,9 @@ def measure_library(name: str, library: Path, env: dict[str, str], scratch: Path
         total = sum(rules.values())
         detail = ", ".join(f"{rule} {count}" for rule, count in sorted(rules.items()))
         print(f"default {level}s: {total}" + (f" ({detail})" if detail else ""))
-    agree, total, differ = strict_agreement(repo, env)
+    agree, total, checked, differ = strict_agreement(repo, env)
     rate = f"{agree / total:.1%}" if total else "n/a"
-    print(f"strict vs skills-ref: {agree}/{total} skills agree ({rate})")
+    print(f"strict vs skills-ref: {agree}/{total} skills agree ({rate}; {checked} checked)")
     for rel in differ[:5]:
         print(f"  differs: {rel}")
     if len(differ) > 5:
