@@ -27,8 +27,8 @@ from gitcurator.umbrella.wording_links import Wording, read_wording
 
 # Mean wording score (cosine) at which groups join. On the 150 hand-labelled skills of
 # tests/data/sibling_labels.json (bench/real_libraries.py), labelled siblings score a median
-# 0.22 against each other and other pairs 0.03 (90th percentile 0.07); joining at 0.20 gives
-# the best precision and recall of the thresholds tried (0.18-0.40).
+# 0.22 against each other and other pairs 0.03 (90th percentile 0.07); of the thresholds tried
+# (0.18-0.40), 0.20 gave the best precision and recall together.
 DEFAULT_THRESHOLD = 0.2
 # What a shared name prefix adds to a pair's score: less than the threshold, so a pair must
 # read alike as well (at least DEFAULT_THRESHOLD - NAME_BONUS), and no more than a nudge to

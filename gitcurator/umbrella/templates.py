@@ -22,8 +22,10 @@ from gitcurator.umbrella.wording import BODY_CHARS, WORD, Described, excerpt
 # weight anyway, and one word shared is a subject as often as a form.
 MIN_TEMPLATE_WORDS = 1
 # A line shared by this many skills or fewer is never template, however large the library:
-# siblings written from one another share lines, and their being alike is the point.
-MIN_TEMPLATE_DF = 2
+# siblings are often written from one another, a word swapped (`Extract tables from PDF files`,
+# `Extract images ...`), and a family that fits one cluster (clusters.MAX_CLUSTER) is what the
+# clusters are for.
+MIN_TEMPLATE_DF = 12
 # Above that, a line held by this share of the library is template.
 TEMPLATE_SHARE = 0.02
 # Only the start of a body is searched and stripped: the excerpt compared (BODY_CHARS) comes

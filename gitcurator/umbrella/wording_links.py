@@ -19,9 +19,11 @@ from gitcurator.umbrella.templates import own_texts
 from gitcurator.umbrella.wording import (
     Described,
     compared_text,
+    idf,
     spellings,
-    tfidf_vectors,
     top_words,
+    weighted,
+    word_counts,
 )
 
 # A word held by more skills than this makes no pairs by itself (see Wording.pairs).
@@ -85,7 +87,16 @@ class Wording:
 
 
 def read_wording(skills: Sequence[Described]) -> Wording:
-    """The wording of `skills`, weighed over them as one library."""
+    """The wording of `skills`, weighed over them as one library.
+
+    What is compared is each skill's own text (its template lines left out), but how rare a
+    word is comes from the whole text of every skill: a word of the template stays as common
+    as the library made it, even in the lines that escaped the template by a detail.
+    """
     memo: dict[str, str | None] = {}
-    texts = [compared_text("", d, body) for d, body in own_texts(skills)]
-    return Wording(tfidf_vectors(texts, memo), spellings(memo))
+    own = [word_counts(compared_text("", d, body), memo) for d, body in own_texts(skills)]
+    df: Counter[str] = Counter()
+    for skill in skills:
+        df.update(word_counts(compared_text("", skill.description, skill.body), memo).keys())
+    weights = idf(df, len(skills))
+    return Wording([weighted(counts, weights) for counts in own], spellings(memo))

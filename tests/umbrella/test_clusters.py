@@ -134,7 +134,8 @@ def test_wording(skills: list[Candidate], expected: list[set[str]]) -> None:
 
 def test_template_text_most_skills_share_does_not_make_siblings() -> None:
     # A generated library: one description and body for every app, only the name changed.
-    apps = ["zerobounce", "kickbox", "ticktick", "brightpearl", "placid", "tomba"]
+    apps = "zerobounce kickbox ticktick brightpearl placid tomba nango ynab adrapid bugsnag kaleido"
+    apps += " cincopa lodgify brex"
     generated = [
         skill(
             f"{app}-automation",
@@ -142,7 +143,7 @@ def test_template_text_most_skills_share_does_not_make_siblings() -> None:
             f"# {app.title()} Automation\n\nCall RUBE_SEARCH_TOOLS first for current schemas.\n"
             f"Then RUBE_MANAGE_CONNECTIONS with toolkit `{app}`.",
         )
-        for app in apps
+        for app in apps.split()
     ]
     assert members(clusters([*generated, CAMELOT, TABULAR])) == [
         {"camelot-table-reader", "tabular-pdf-export"}
