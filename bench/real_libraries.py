@@ -26,7 +26,6 @@ import argparse
 import importlib.util
 import itertools
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -37,6 +36,9 @@ from types import ModuleType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+from bench_validate_init import bench_env  # noqa: E402
+
 LABELS = ROOT / "tests" / "data" / "sibling_labels.json"
 
 # Run inside the measured tree: reads [[name, path-of-skill-folder], ...] on stdin, prints the
@@ -85,17 +87,8 @@ def environment(tree: Path, home: Path) -> dict[str, str]:
 
     Every process runs in `home` (its HOME): `python -m` and `-c` put the current folder
     before PYTHONPATH, and run from a checkout they would measure that one instead."""
-    env = {k: v for k, v in os.environ.items() if k not in ("GIT_DIR", "GIT_WORK_TREE")}
-    env.update(
-        PYTHONPATH=str(tree),
-        HOME=str(home),
-        GIT_CONFIG_NOSYSTEM="1",
-        GIT_CONFIG_GLOBAL=os.devnull,
-        GIT_AUTHOR_NAME="bench",
-        GIT_AUTHOR_EMAIL="bench@example.invalid",
-        GIT_COMMITTER_NAME="bench",
-        GIT_COMMITTER_EMAIL="bench@example.invalid",
-    )
+    env = bench_env(home)
+    env["PYTHONPATH"] = str(tree)
     return env
 
 
