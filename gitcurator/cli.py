@@ -258,8 +258,8 @@ def clusters(start: Path, now: str | None, as_json: bool) -> int:
     """The sibling clusters the LLM pass would send (no model used).
 
     Candidates are curated skills (agent-made; bundled ones with prune_builtins) that are not
-    pinned, not protected and at least curator.min_age_days old at NOW. Siblings share a name
-    prefix or similar wording; skills with no sibling are not sent.
+    pinned, not protected and at least curator.min_age_days old at NOW. Siblings read alike (a
+    shared name prefix helps, never alone); skills with no sibling are not sent.
     """
     from gitcurator.commands.clusters import show_clusters
 

@@ -23,7 +23,14 @@ from gitcurator.telemetry.names import refresh_names_cache
 from gitcurator.telemetry.records import ORIGINS, Stamped, UsageRecord
 from gitcurator.timeutil import format_time, utc_now
 from gitcurator.umbrella.candidates import Candidate
-from gitcurator.umbrella.near_duplicates import Match, Profile, find_similar, profile, refusal
+from gitcurator.umbrella.near_duplicates import (
+    PROFILE_FORMAT,
+    Match,
+    Profile,
+    find_similar,
+    profile,
+    refusal,
+)
 
 
 def commit(start: Path, message: str, origin: str | None, *, allow_similar: bool = False) -> Result:
@@ -140,8 +147,9 @@ def _near_duplicates(
 
 
 def _key(loc: SkillLocation, blob: ObjectID) -> str:
-    # The name is part of the compared text, so it is part of the key (a rename misses once).
-    return f"{identity(loc)}:{blob.decode()}"
+    # The name is part of the compared text, so it is part of the key (a rename misses once);
+    # so is the profile's format, so profiles an older gitcurator cached are read anew.
+    return f"{identity(loc)}:{blob.decode()}:{PROFILE_FORMAT}"
 
 
 def _profiles(

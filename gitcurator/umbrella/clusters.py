@@ -1,11 +1,13 @@
 """Sibling clusters for the umbrella pass, computed without a model (pure, deterministic).
 
-Names come first: skills sharing a hyphen-separated name prefix form a family (`pdf-extract-
-tables` and `pdf-extract-images` share `pdf-extract`; the longest prefix shared by two or more
-wins). Wording places the rest (wording_links.py): a skill in no family joins whatever it
-resembles most, another such skill or a family as a whole. The groups both signals make are
-cut to the size of one request (grouping.py). Singletons are not returned: a skill with no
-sibling has nothing to merge with.
+Siblings are skills that say alike things: wording decides (wording_links.py), pair by pair,
+weighed over the whole library, with the library's template lines left out. Skills are
+joined by average linkage (grouping.py): a skill joins a group only by resembling most of its
+members, and no group outgrows one request. A shared hyphen-separated name prefix
+(`pdf-extract-tables`, `pdf-extract-images`) adds a little to a pair's score, never enough
+on its own: `scikit-bio` and `scikit-learn`, or `api-bible` and `api-ninjas`, share a prefix
+and nothing else. Singletons are not returned: a skill with no sibling has nothing to merge
+with.
 
 Same candidates in any order give the same clusters: they are sorted by name first, and every
 tie is broken by name.
@@ -19,14 +21,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gitcurator.umbrella.candidates import Candidate
-from gitcurator.umbrella.grouping import connected, split
+from gitcurator.umbrella.grouping import average_linkage
 from gitcurator.umbrella.wording import name_tokens
-from gitcurator.umbrella.wording_links import WordingLink, loner_links
+from gitcurator.umbrella.wording_links import Wording, read_wording
 
-# Cosine similarity at which a skill's wording places it with a sibling. On the library of
-# bench/bench_cluster.py, siblings named apart from their family score 0.50-0.79 against it
-# (median 0.64); unrelated skills' best match scores 0.30-0.52 (median 0.43).
-DEFAULT_THRESHOLD = 0.5
+# Mean wording score (cosine) at which groups join. On the 150 hand-labelled skills of
+# tests/data/sibling_labels.json (bench/real_libraries.py), labelled siblings score a median
+# 0.22 against each other and other pairs 0.03 (90th percentile 0.07); of the thresholds tried
+# (0.18-0.40), 0.20 gave the best precision and recall together.
+DEFAULT_THRESHOLD = 0.2
+# What a shared name prefix adds to a pair's score: less than the threshold, so a pair must
+# read alike as well (at least DEFAULT_THRESHOLD - NAME_BONUS), and no more than a nudge to
+# siblings whose wording is a little short of the threshold.
+NAME_BONUS = 0.05
+# Pairs scoring less than this are not kept (they count 0 in a mean): the work then follows
+# the pairs that matter, not the library's size squared.
+PAIR_FLOOR = 0.08
 # One cluster is one LLM request: more members than this overflow the prompt budget.
 MAX_CLUSTER = 12
 
@@ -62,17 +72,22 @@ def clusters(
     max_size: int = MAX_CLUSTER,
 ) -> list[Cluster]:
     """The clusters of likely siblings among `candidates`, sorted by first member."""
-    # Cutting n > max_size skills into near-equal parts leaves none alone only from 3 up.
-    if max_size < 3:
-        raise ValueError(f"max_size must be at least 3, not {max_size}")
+    if max_size < 2:
+        raise ValueError(f"max_size must be at least 2, not {max_size}")
     skills = sorted(candidates, key=lambda c: (c.name, c.path))
-    families = prefix_families([c.name for c in skills])
-    links = loner_links(skills, families, threshold)
-    found: list[Cluster] = []
-    for group in connected(len(skills), families, links):
-        for part in split(group, families, links, max_size):
-            if len(part) > 1:
-                found.append(_cluster(part, skills, families, links, len(group), max_size))
+    names = [c.name for c in skills]
+    families = prefix_families(names)
+    wording = read_wording(skills)
+    alike = wording.pairs(PAIR_FLOOR)
+    scores = {
+        (a, b): score + (NAME_BONUS if shared_prefix(names[a], names[b]) else 0.0)
+        for (a, b), score in alike.items()
+    }
+    found = [
+        _cluster(group, skills, families, wording, alike)
+        for group in average_linkage(len(skills), scores, threshold, max_size)
+        if len(group) > 1
+    ]
     return sorted(found, key=lambda c: c.members)
 
 
@@ -98,6 +113,16 @@ def prefix_families(names: Sequence[str]) -> dict[int, str]:
     return families
 
 
+def shared_prefix(a: str, b: str) -> str:
+    """The leading name parts `a` and `b` share, "" when none or only generic ones."""
+    shared = []
+    for x, y in zip(name_tokens(a), name_tokens(b), strict=False):
+        if x != y:
+            break
+        shared.append(x)
+    return "" if GENERIC_PREFIXES.issuperset(shared) else "-".join(shared)
+
+
 # -- describing a cluster --------------------------------------------------------------------
 
 
@@ -105,26 +130,20 @@ def _cluster(
     part: list[int],
     skills: Sequence[Candidate],
     families: Mapping[int, str],
-    links: Sequence[WordingLink],
-    group_size: int,
-    max_size: int,
+    wording: Wording,
+    alike: Mapping[tuple[int, int], float],
 ) -> Cluster:
-    inside = set(part)
     family_size = Counter(families[i] for i in part if i in families)
-    own = {x.a: x for x in links if x.a in inside and x.b in inside}
     reasons: dict[str, str] = {}
     for i in part:
+        # Its closest fellow member (ties: the first by name) says what ties it in.
+        score = {j: alike.get((min(i, j), max(i, j)), 0.0) for j in part if j != i}
+        other = max(score, key=lambda j: (score[j], -j))
+        words = ", ".join(wording.words(i, other))
+        why = f"wording like {skills[other].name} ({score[other]:.2f}: {words})"
         family = families.get(i)
         if family and family_size[family] >= 2:
-            why = f"name prefix {family}"
-        elif i in own:
-            link = own[i]
-            like = f"the {link.family} family" if link.family else skills[link.b].name
-            why = f"wording like {like} ({link.score:.2f}: {', '.join(link.words)})"
-        else:
-            why = (
-                f"split from a group of {group_size} linked skills (at most {max_size} per cluster)"
-            )
+            why = f"name prefix {family}, {why}"
         reasons[skills[i].name] = why
     return Cluster(tuple(skills[i].name for i in part), _key(part, skills, families), reasons)
 

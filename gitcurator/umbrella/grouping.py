@@ -1,96 +1,65 @@
-"""Skills joined into groups by both signals, and groups cut to the size of one request (pure).
+"""Skills joined into groups by average linkage, no group larger than one request (pure).
 
-Name families and wording links are joined with union-find; a group larger than one request
-may hold is split, first by dropping its weakest wording links, then in name order. Indices
-are those of the name-sorted skills, so every result is deterministic.
+Start with every skill alone; join the two groups whose members are most alike on average
+(the mean score over every pair across them, a pair without a score counting 0), as long as
+that mean reaches the threshold and the joined group fits one request. A mean, unlike a
+single link, cannot chain look-alikes into one sprawling group: a skill joins a group only by
+resembling most of it. Indices are those of the name-sorted skills and ties go to the lowest
+indices, so every result is deterministic.
 """
 
 from __future__ import annotations
 
-import math
+import heapq
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
-
-from gitcurator.umbrella.wording_links import WordingLink
+from collections.abc import Mapping
 
 
-class UnionFind:
-    """Disjoint sets whose root is always the smallest index: deterministic by construction."""
-
-    def __init__(self, n: int) -> None:
-        self.parent = list(range(n))
-
-    def find(self, x: int) -> int:
-        """The root of `x`'s set."""
-        while self.parent[x] != x:
-            self.parent[x] = self.parent[self.parent[x]]
-            x = self.parent[x]
-        return x
-
-    def union(self, a: int, b: int) -> None:
-        """Join the sets of `a` and `b`."""
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[max(ra, rb)] = min(ra, rb)
-
-    def groups(self, members: Iterable[int]) -> list[list[int]]:
-        """`members` by set, each sorted, sets in the order of their roots."""
-        by_root: dict[int, list[int]] = defaultdict(list)
-        for x in sorted(members):
-            by_root[self.find(x)].append(x)
-        return [g for _, g in sorted(by_root.items())]
-
-
-def connected(
+def average_linkage(
     n: int,
-    families: Mapping[int, str],
-    links: Iterable[WordingLink],
-    members: Iterable[int] | None = None,
+    scores: Mapping[tuple[int, int], float],
+    threshold: float,
+    max_size: int,
 ) -> list[list[int]]:
-    """Connected groups of the members (all n when none given) under both signals."""
-    uf = UnionFind(n)
-    first: dict[str, int] = {}
-    for i in sorted(families):
-        uf.union(first.setdefault(families[i], i), i)
-    for link in links:
-        uf.union(link.a, link.b)
-    return uf.groups(range(n) if members is None else members)
+    """Groups of 0..n-1 (each sorted, sorted by first member) joined while their mean pair
+    score reaches `threshold` and the join holds at most `max_size`; `scores` maps (a, b),
+    a < b, to a pair's score."""
+    members = {i: [i] for i in range(n)}
+    # sums[a][b]: the total score between groups a and b (each named by its smallest index).
+    sums: dict[int, dict[int, float]] = defaultdict(dict)
+    for (a, b), score in scores.items():
+        sums[a][b] = sums[b][a] = score
+    heap = [
+        (-mean, a, b)
+        for a in members
+        for b in sums[a]
+        if a < b and (mean := _mean(a, b, sums, members)) >= threshold
+    ]
+    heapq.heapify(heap)
+    while heap:
+        negative, a, b = heapq.heappop(heap)
+        if a not in members or b not in members or _mean(a, b, sums, members) != -negative:
+            continue  # a group joined since, or their mean changed: a newer entry stands
+        if len(members[a]) + len(members[b]) > max_size:
+            continue  # groups only grow: this pair can never be joined
+        _join(a, b, members, sums)
+        for c in sums[a]:
+            mean = _mean(a, c, sums, members)
+            if mean >= threshold:
+                heapq.heappush(heap, (-mean, min(a, c), max(a, c)))
+    return sorted(members.values())
 
 
-def split(
-    group: list[int], families: Mapping[int, str], links: Sequence[WordingLink], max_size: int
-) -> list[list[int]]:
-    """`group` in parts of at most `max_size`: its weakest wording links are cut first (a loner
-    cut loose is left out), and a part that is still too big is cut in name order."""
-    inside = set(group)
-    pending = [(group, [x for x in links if x.a in inside and x.b in inside])]
-    done: list[list[int]] = []
-    while pending:
-        part, own = pending.pop()
-        if len(part) <= max_size:
-            done.append(part)
-            continue
-        weakest = min((x.score for x in own), default=None)
-        kept = [x for x in own if weakest is not None and x.score > weakest]
-        own_families = {i: families[i] for i in part if i in families}
-        pieces = connected(max(part) + 1, own_families, kept, part) if own else []
-        if all(len(piece) < 2 for piece in pieces):
-            # No wording link to cut, or cutting leaves nothing together: name order decides.
-            done.extend(chunks(part, max_size))
-            continue
-        for piece in pieces:
-            members = set(piece)
-            pending.append((piece, [x for x in kept if x.a in members]))
-    return sorted(done)
+def _join(a: int, b: int, members: dict[int, list[int]], sums: dict[int, dict[int, float]]) -> None:
+    """Group b joins group a (a < b)."""
+    members[a] = sorted(members[a] + members.pop(b))
+    for c, score in sums.pop(b, {}).items():
+        del sums[c][b]
+        if c != a:
+            sums[a][c] = sums[c][a] = sums[a].get(c, 0.0) + score
 
 
-def chunks(group: list[int], max_size: int) -> list[list[int]]:
-    """Near-equal parts in name order (indices are name-sorted), so no part is a lone skill."""
-    count = math.ceil(len(group) / max_size)
-    size, extra = divmod(len(group), count)
-    parts, start = [], 0
-    for k in range(count):
-        end = start + size + (1 if k < extra else 0)
-        parts.append(group[start:end])
-        start = end
-    return parts
+def _mean(
+    a: int, b: int, sums: Mapping[int, Mapping[int, float]], members: Mapping[int, list[int]]
+) -> float:
+    return sums[a].get(b, 0.0) / (len(members[a]) * len(members[b]))

@@ -34,6 +34,14 @@ from gitcurator.umbrella.wording import (
 # The templated siblings of bench/bench_cluster.py (shared tool, verb and filler text) score
 # a median 0.67 against their closest sibling: generated text, closer than real siblings.
 SIMILAR_THRESHOLD = 0.65
+# A wording match shares at least this many words. Once a library's boilerplate is left out, a
+# generated skill may keep only its product's name: `agent-mail-automation` and
+# `mails-so-automation` of one public library then score 1.00 on the one word `mail`. A copy
+# shares dozens of words; the same description is matched on its own.
+MIN_SHARED_WORDS = 3
+# Bump when what a profile holds changes, so the cache of `commit` re-reads every skill
+# (format 2: the body excerpt is cut at a word boundary, wording.excerpt).
+PROFILE_FORMAT = 2
 # A word held by more skills than this does not make candidates by itself (see _candidates).
 _MAX_POSTINGS = 200
 
@@ -139,7 +147,8 @@ def find_similar(
             other = existing[i]
             theirs = weighted(other.counts(), weights)
             score = round(sum(w * theirs.get(word, 0.0) for word, w in vector.items()), 4)
-            if score >= threshold or i in same:
+            alike = score >= threshold and len(vector.keys() & theirs.keys()) >= MIN_SHARED_WORDS
+            if alike or i in same:
                 words = tuple(spelling.get(w, w) for w in top_words(vector, theirs))
                 matches.append(Match(me.name, other.name, score, words, i in same))
         found.extend(sorted(matches, key=lambda m: (-m.score, m.existing)))

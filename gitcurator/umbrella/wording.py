@@ -22,6 +22,7 @@ UNSEEN_DOCS = 50
 MIN_BOILERPLATE_DF = 24
 
 WORD = re.compile(r"[^\W_]+")
+_LAST_WORD = re.compile(r"[^\W_]+\Z")
 
 # Words that say nothing about what a skill is for. Corpus-wide frequent words are dropped
 # as well (see boilerplate_df); this list covers libraries too small for frequencies to tell.
@@ -93,9 +94,26 @@ def skill_text(skill: Described) -> str:
     The description counts double: it is what an agent reads to pick a skill, so skills
     whose descriptions overlap are the ones it confuses.
     """
-    name = " ".join(name_tokens(skill.name))
-    description = skill.description
-    return " ".join((name, description, description, skill.body[:BODY_CHARS]))
+    return compared_text(" ".join(name_tokens(skill.name)), skill.description, skill.body)
+
+
+def compared_text(name: str, description: str, body: str) -> str:
+    """skill_text of these parts (clusters pass no name: names are a signal of their own)."""
+    return " ".join((name, description, description, excerpt(body)))
+
+
+def excerpt(text: str, limit: int = BODY_CHARS) -> str:
+    """The start of `text`, at most `limit` characters, cut at a word boundary.
+
+    A cut inside a word leaves a fragment (`alw` of `always`) that no other text holds unless
+    it was cut at the same place: a rare word, weighing most, shared only by accident.
+    """
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    if WORD.match(text, limit):  # the next character goes on with the last word: drop it
+        head = _LAST_WORD.sub("", head)
+    return head
 
 
 def boilerplate_df(n: int) -> int:

@@ -1,112 +1,102 @@
-"""Wording links: where a skill whose name joins no family belongs by what it says (pure).
+"""Wording links: which skills of a library say alike things, pair by pair (pure).
 
-Each such loner is compared with the other loners one by one and with each name family as a
-whole (the centroid of its members' wording), and links to its closest match when their
-TF-IDF cosine reaches a threshold. Only units sharing a word are scored, through an inverted
-index, so the cost follows the shared vocabulary rather than the library's size squared.
+Each skill is read as what it says, not what it is called (its name is a signal of its own,
+clusters.py): description and the start of its body, with the library's template lines left
+out (templates.py) and words weighed by how few skills use them (TF-IDF over the library), so
+a description template most of a library shares counts for nothing and a word only two
+skills use counts most. Only pairs sharing a word are scored, through an inverted index, so
+the cost follows the shared vocabulary rather than the library's size squared.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Mapping, Sequence
+import math
+from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gitcurator.umbrella.templates import own_texts
 from gitcurator.umbrella.wording import (
     Described,
-    centroid,
-    skill_text,
+    compared_text,
+    idf,
     spellings,
-    tfidf_vectors,
     top_words,
+    weighted,
+    word_counts,
 )
 
-# A word held by more units than this makes no candidates by itself (see _closest).
+# A word held by more skills than this makes no pairs by itself (see Wording.pairs).
 _MAX_POSTINGS = 200
 
 
 @dataclass(frozen=True, slots=True)
-class WordingLink:
-    """Why loner `a` joins skill `b` (indices into the name-sorted skills): its wording is
-    like `b`'s, or, when `family` is set, like that whole family's (`b` is its first member)."""
+class Wording:
+    """The weighted words of each skill (indices as given) and how to spell them."""
 
-    a: int
-    b: int
-    score: float
-    words: tuple[str, ...]  # the shared words that weigh most, for the reason
-    family: str | None = None
+    vectors: list[dict[str, float]]
+    spelling: dict[str, str]
+
+    def score(self, a: int, b: int) -> float:
+        """The cosine of skills `a` and `b`."""
+        mine, theirs = self.vectors[a], self.vectors[b]
+        if len(theirs) < len(mine):
+            mine, theirs = theirs, mine
+        return sum(w * theirs.get(word, 0.0) for word, w in mine.items())
+
+    def words(self, a: int, b: int) -> tuple[str, ...]:
+        """The shared words that add most to the cosine of `a` and `b`, as written."""
+        shared = top_words(self.vectors[a], self.vectors[b])
+        return tuple(self.spelling.get(w, w) for w in shared)
+
+    def pairs(self, floor: float) -> dict[tuple[int, int], float]:
+        """(a, b) with a < b -> cosine, for every pair scoring at least `floor`.
+
+        A word held by very many skills makes no pairs (it is no evidence of kinship and would
+        cost n² when a library is full of such words); it still counts in the score of the
+        pairs found.
+        """
+        df: Counter[str] = Counter()
+        for vector in self.vectors:
+            df.update(vector.keys())
+        # Skills are taken last to first, each scored against those after it (already
+        # posted), so every pair is met once and no posting is skipped.
+        postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
+        found: dict[tuple[int, int], float] = {}
+        for a in range(len(self.vectors) - 1, -1, -1):
+            vector = self.vectors[a]
+            sums: dict[int, float] = defaultdict(float)
+            crowded = []
+            for word, weight in vector.items():
+                if df[word] > _MAX_POSTINGS:
+                    crowded.append((word, weight))
+                    continue
+                for b, their_weight in postings[word]:
+                    sums[b] += weight * their_weight
+                postings[word].append((a, weight))
+            # What the crowded words can add is at most their part's norm (Cauchy-Schwarz).
+            bound = math.sqrt(sum(w * w for _, w in crowded))
+            for b, partial in sums.items():
+                if partial + bound < floor:
+                    continue
+                theirs = self.vectors[b]
+                score = round(partial + sum(w * theirs.get(x, 0.0) for x, w in crowded), 4)
+                if score >= floor:
+                    found[(a, b)] = score
+        return dict(sorted(found.items()))
 
 
-def loner_links(
-    skills: Sequence[Described], families: Mapping[int, str], threshold: float
-) -> list[WordingLink]:
-    """For each skill without a name family, its closest match at `threshold` or above:
-    another such skill, or a family as a whole (the centroid of its members' wording).
+def read_wording(skills: Sequence[Described]) -> Wording:
+    """The wording of `skills`, weighed over them as one library.
 
-    Names already say which family a skill belongs to; wording only places the skills whose
-    names do not. Comparing against a family's centroid weighs what its members share (the
-    action, the tool) over what one member happens to share with the loner. One link per
-    loner keeps a chain of look-alikes from gluing families together.
+    What is compared is each skill's own text (its template lines left out), but how rare a
+    word is comes from the whole text of every skill: a word of the template stays as common
+    as the library made it, even in the lines that escaped the template by a detail.
     """
     memo: dict[str, str | None] = {}
-    vectors = tfidf_vectors([skill_text(s) for s in skills], memo)
-    spelling = spellings(memo)
-    loners = [i for i in range(len(skills)) if i not in families]
-    members: dict[str, list[int]] = defaultdict(list)
-    for i in sorted(families):
-        members[families[i]].append(i)
-    # Units are compared: loners one by one, families as centroids (keyed by first member).
-    units: dict[int, tuple[dict[str, float], str | None]] = {i: (vectors[i], None) for i in loners}
-    for name, indices in members.items():
-        units[indices[0]] = (centroid(vectors[i] for i in indices), name)
-    unit_vectors = {k: v for k, (v, _) in units.items()}
-    postings = _postings(unit_vectors)
-    links = []
-    for me in loners:
-        closest = _closest(me, vectors[me], postings, unit_vectors, threshold)
-        if closest is not None:
-            other, score = closest
-            vector, family = units[other]
-            shared = tuple(spelling[w] for w in top_words(vectors[me], vector))
-            links.append(WordingLink(me, other, round(score, 4), shared, family))
-    return links
-
-
-def _postings(vectors: Mapping[int, Mapping[str, float]]) -> dict[str, list[tuple[int, float]]]:
-    """word -> (unit, weight) of every unit holding it, units in index order."""
-    postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
-    for i in sorted(vectors):
-        for word, weight in vectors[i].items():
-            postings[word].append((i, weight))
-    return postings
-
-
-def _closest(
-    me: int,
-    vector: Mapping[str, float],
-    postings: Mapping[str, list[tuple[int, float]]],
-    units: Mapping[int, Mapping[str, float]],
-    threshold: float,
-) -> tuple[int, float] | None:
-    """The unit most similar to `me` (ties: the first) if at or above `threshold`.
-
-    A word held by very many units does not make candidates (it is no evidence of kinship and
-    would cost n² when a library is full of such words); it still counts in the score of the
-    candidates found.
-    """
-    scores: dict[int, float] = defaultdict(float)
-    crowded = []
-    for word, weight in vector.items():
-        entries = postings[word]
-        if len(entries) > _MAX_POSTINGS:
-            crowded.append((word, weight))
-            continue
-        for other, theirs in entries:
-            scores[other] += weight * theirs
-    scores.pop(me, None)
-    if not scores:
-        return None
-    for other in scores:
-        scores[other] += sum(weight * units[other].get(word, 0.0) for word, weight in crowded)
-    other = min(scores, key=lambda j: (-scores[j], j))
-    return (other, scores[other]) if scores[other] >= threshold else None
+    own = [word_counts(compared_text("", d, body), memo) for d, body in own_texts(skills)]
+    df: Counter[str] = Counter()
+    for skill in skills:
+        df.update(word_counts(compared_text("", skill.description, skill.body), memo).keys())
+    weights = idf(df, len(skills))
+    return Wording([weighted(counts, weights) for counts in own], spellings(memo))

@@ -572,10 +572,16 @@ def test_three_transport_failures_in_a_row_stop_asking(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = tmp_path / "many"
-    families = ("alpha", "bravo", "charlie", "delta")
-    names = [f"{f}-widget-{i}" for f in families for i in (1, 2)]
+    # Four pairs of siblings: each pair's skills say the same thing, each pair something else.
+    subjects = {
+        "alpha": "sourdough starters, flour, water and the feeding schedule",
+        "bravo": "kubernetes pods with kubectl logs, describe and restarts",
+        "charlie": "invoice reminders for overdue customers, with a polite follow-up",
+        "delta": "ssh tunnels through a bastion or jump host with autossh",
+    }
+    names = [f"{f}-widget-{i}" for f in subjects for i in (1, 2)]
     for name in names:
-        write_skill(root, name)
+        write_skill(root, name, description=f"Look after {subjects[name.split('-')[0]]}.")
     for var in ("GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE"):
         monkeypatch.setenv(var, EPOCH)
     assert run_cli("init", str(root), "-q").code == 0

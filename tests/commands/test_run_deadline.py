@@ -13,7 +13,12 @@ from support.slow_servers import DripServer
 
 EPOCH = "2026-01-01T00:00:00Z"
 NOW = "2026-03-01T00:00:00Z"
-NAMES = [f"{f}-widget-{i}" for f in ("alpha", "bravo") for i in (1, 2)]
+# Each family shares its wording, which is what makes siblings (a shared name alone does not).
+FAMILIES = {
+    "alpha-dial": "Turn the brass alpha dial, read its angle and log the calibration drift.",
+    "bravo-knob": "Twist the bravo volume knob, measure the output level and record the gain.",
+}
+NAMES = [f"{family}-{i}" for family in FAMILIES for i in (1, 2)]
 
 
 @pytest.fixture
@@ -21,7 +26,7 @@ def library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Two clusters of agent-made siblings, old enough for the model to be asked about."""
     root = tmp_path / "skills"
     for name in NAMES:
-        write_skill(root, name)
+        write_skill(root, name, description=f"Use when asked to {FAMILIES[name[:-2]].lower()}")
     for var in ("GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE"):
         monkeypatch.setenv(var, EPOCH)
     assert run_cli("init", str(root), "-q").code == 0

@@ -12,7 +12,7 @@ from gitcurator.curation.umbrella_plan import KEPT, NOT_REVIEWED
 from gitcurator.umbrella.model_errors import BudgetSpent
 from gitcurator.umbrella.model_reply import reply_cap
 
-NAMES = [f"{f}-widget-{i}" for f in ("alpha", "bravo", "charlie") for i in (1, 2)]
+NAMES = [f"{f}-{i}" for f in ("alpha-dial", "bravo-knob", "charlie-lever") for i in (1, 2)]
 
 
 class Clock:

@@ -71,10 +71,10 @@ def test_each_proposal_is_checked_against_the_ones_accepted_before_it() -> None:
 
 
 def test_a_plan_keeping_every_skill_is_usable_and_a_refused_one_is_not() -> None:
-    families = ("alpha-widget-1", "alpha-widget-2", "bravo-widget-1", "bravo-widget-2")
+    families = ("alpha-dial-1", "alpha-dial-2", "bravo-knob-1", "bravo-knob-2")
     inputs = pass_inputs(*sibling_library(*families))
     lossy = umbrella(
-        "bravo-widgets", ["bravo-widget-1", "bravo-widget-2"], "Nothing.", description="Vague."
+        "bravo-knobs", ["bravo-knob-1", "bravo-knob-2"], "Nothing.", description="Vague."
     )
     plan = _review(inputs, ScriptedModel(plan_reply(keep=families[:2]), plan_reply(lossy)))
     assert [r.status for r in plan.reviews] == [KEPT, REFUSED]
@@ -98,7 +98,11 @@ def test_a_reply_that_is_no_plan_fails_its_cluster(reply: str, why: str) -> None
 
 
 def test_three_failures_in_a_row_stop_asking() -> None:
-    names = [f"{f}-widget-{i}" for f in ("alpha", "bravo", "charlie", "delta") for i in (1, 2)]
+    names = [
+        f"{f}-{i}"
+        for f in ("alpha-dial", "bravo-knob", "charlie-lever", "delta-gauge")
+        for i in (1, 2)
+    ]
     down = LlmError("asking scripted failed: refused")
     model = ScriptedModel(down, down, down, down)
     plan = _review(pass_inputs(*sibling_library(*names)), model)
@@ -107,7 +111,7 @@ def test_three_failures_in_a_row_stop_asking() -> None:
 
 
 def test_max_requests_leaves_the_rest_not_reviewed() -> None:
-    names = [f"{f}-widget-{i}" for f in ("alpha", "bravo") for i in (1, 2)]
+    names = [f"{f}-{i}" for f in ("alpha-dial", "bravo-knob") for i in (1, 2)]
     files, rows = sibling_library(*names)
     config = Config(curator=CuratorPolicy(min_age_days=7), llm=LlmSettings(max_requests=1))
     plan = _review(pass_inputs(files, rows, config=config), ScriptedModel(plan_reply()))
@@ -139,7 +143,7 @@ class _Seen:
 
 
 def test_progress_hears_each_cluster_asked() -> None:
-    names = [f"{f}-widget-{i}" for f in ("alpha", "bravo") for i in (1, 2)]
+    names = [f"{f}-{i}" for f in ("alpha-dial", "bravo-knob") for i in (1, 2)]
     seen = _Seen()
     model = ScriptedModel(plan_reply(), plan_reply())
     _review(pass_inputs(*sibling_library(*names)), model, progress=seen)
@@ -150,8 +154,8 @@ def test_progress_hears_each_cluster_asked() -> None:
     )
     assert seen.calls == [
         ("started", 2),
-        ("asking", 1, "alpha-widget", 0),
-        ("asking", 2, "bravo-widget", first_tokens),
+        ("asking", 1, "alpha-dial", 0),
+        ("asking", 2, "bravo-knob", first_tokens),
         ("finished",),
     ]
 

@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gitcurator.umbrella.candidates import Candidate
-from gitcurator.umbrella.clusters import clusters, prefix_families
+from gitcurator.umbrella.clusters import NAME_BONUS, clusters, prefix_families
+from gitcurator.umbrella.wording_links import read_wording
 
 
 def skill(name: str, description: str = "", body: str = "", use_count: int = 0) -> Candidate:
@@ -25,46 +26,33 @@ def members(found: list[object]) -> list[set[str]]:
 
 
 @pytest.mark.parametrize(
-    ("names", "expected"),
+    "names",
     [
-        pytest.param(
-            ["pdf-extract-tables", "pdf-extract-images", "git-rebase"],
-            [{"pdf-extract-tables", "pdf-extract-images"}],
-            id="shared-prefix",
-        ),
-        pytest.param(
-            ["pdf-extract-tables", "pdf-extract-images", "pdf-merge", "pdf-split"],
-            [{"pdf-extract-images", "pdf-extract-tables"}, {"pdf-merge", "pdf-split"}],
-            id="longest-prefix-wins",
-        ),
-        pytest.param(
-            ["pdf-extract", "pdf-extract-tables"],
-            [{"pdf-extract", "pdf-extract-tables"}],
-            id="whole-name-is-the-prefix",
-        ),
-        pytest.param(
-            ["terraform-plan", "terraform-import", "terraform-state-mv"],
-            [{"terraform-plan", "terraform-import", "terraform-state-mv"}],
-            id="one-word-family",
-        ),
-        pytest.param(
-            ["debug-gpu-oom", "debug-websocket-drops", "fix-flaky-login", "fix-slow-build"],
-            [],
-            id="generic-first-word-is-no-family",
-        ),
-        pytest.param(
-            ["how-to-bake-bread", "how-to-file-taxes"], [], id="all-generic-prefix-is-no-family"
-        ),
-        pytest.param(
-            ["навык-один", "навык-два", "技能"], [{"навык-один", "навык-два"}], id="unicode"
-        ),
-        pytest.param(["solo"], [], id="one-skill"),
-        pytest.param([], [], id="no-skills"),
+        pytest.param(["scikit-bio", "scikit-learn", "scikit-survival"], id="library-family"),
+        pytest.param(["api-bible", "api-labz", "api-ninjas"], id="vendor-prefix"),
+        pytest.param(["mx-technologies", "mx-toolbox"], id="two-names"),
+        pytest.param(["pdf-extract-tables", "pdf-extract-images"], id="long-prefix"),
     ],
 )
-def test_prefix_families(names: list[str], expected: list[set[str]]) -> None:
-    found = clusters([skill(n) for n in names])
-    assert sorted(members(found), key=sorted) == sorted(expected, key=sorted)
+def test_a_shared_name_prefix_alone_makes_no_cluster(names: list[str]) -> None:
+    # Each says something of its own: the prefix is all they share.
+    topics = ["microbial ecology diversity", "regression classifiers", "censored hazards"]
+    skills = [
+        skill(n, f"Work on {t}.", f"Steps for {t}.") for n, t in zip(names, topics, strict=False)
+    ]
+    assert clusters(skills) == []
+
+
+def test_a_shared_prefix_tips_a_pair_that_reads_almost_alike() -> None:
+    a = ("Read tables out of PDF reports with camelot and save each one as CSV.", "camelot CSV")
+    b = ("Export the tables of a PDF report to CSV files using camelot.", "tables pages")
+    named_apart = [skill("camelot-table-reader", *a), skill("tabular-pdf-export", *b)]
+    family = [skill("pdf-table-reader", *a), skill("pdf-table-export", *b)]
+    score = read_wording(named_apart).score(0, 1)  # names are not wording: the same for both
+    assert score == pytest.approx(read_wording(family).score(0, 1))
+    short_of_it = score + NAME_BONUS / 2
+    assert members(clusters(family, threshold=short_of_it)) == [set(c.name for c in family)]
+    assert clusters(named_apart, threshold=short_of_it) == []
 
 
 def test_prefix_family_names_the_longest_shared_prefix() -> None:
@@ -75,6 +63,7 @@ def test_prefix_family_names_the_longest_shared_prefix() -> None:
         2: "pdf",
         3: "pdf",
     }
+    assert prefix_families(["debug-gpu-oom", "debug-dns", "how-to-x", "how-to-y"]) == {}
 
 
 # -- wording -----------------------------------------------------------------------------------
@@ -143,13 +132,21 @@ def test_wording(skills: list[Candidate], expected: list[set[str]]) -> None:
     assert members(clusters(skills)) == expected
 
 
-def test_wording_cannot_join_two_name_families() -> None:
-    # Near-identical text, but the names say these are two families: each is its own request.
-    text = "Debug failing Kubernetes pods with kubectl logs and describe."
-    skills = [skill(n, text) for n in ("k8s-pods-a", "k8s-pods-b", "kube-pods-a", "kube-pods-b")]
-    assert members(clusters(skills)) == [
-        {"k8s-pods-a", "k8s-pods-b"},
-        {"kube-pods-a", "kube-pods-b"},
+def test_template_text_most_skills_share_does_not_make_siblings() -> None:
+    # A generated library: one description and body for every app, only the name changed.
+    apps = "zerobounce kickbox ticktick brightpearl placid tomba nango ynab adrapid bugsnag kaleido"
+    apps += " cincopa lodgify brex"
+    generated = [
+        skill(
+            f"{app}-automation",
+            f"Automate {app.title()} tasks via Rube MCP (Composio). Always search tools first.",
+            f"# {app.title()} Automation\n\nCall RUBE_SEARCH_TOOLS first for current schemas.\n"
+            f"Then RUBE_MANAGE_CONNECTIONS with toolkit `{app}`.",
+        )
+        for app in apps.split()
+    ]
+    assert members(clusters([*generated, CAMELOT, TABULAR])) == [
+        {"camelot-table-reader", "tabular-pdf-export"}
     ]
 
 
@@ -168,8 +165,8 @@ def test_every_member_has_a_reason() -> None:
     [family] = clusters([K8S_PODS, K8S_SERVICES, CRASHLOOP])
     assert family.key == "k8s-debug"
     assert family.members == ("crashloop-triage", "k8s-debug-pods", "k8s-debug-services")
-    assert family.reasons["k8s-debug-pods"] == "name prefix k8s-debug"
-    assert family.reasons["crashloop-triage"].startswith("wording like the k8s-debug family (0.")
+    assert family.reasons["k8s-debug-pods"].startswith("name prefix k8s-debug, wording like ")
+    assert family.reasons["crashloop-triage"].startswith("wording like k8s-debug-pods (0.")
     assert "kubectl" in family.reasons["crashloop-triage"]
     [pair] = clusters([CAMELOT, TABULAR])
     assert pair.reasons["tabular-pdf-export"].startswith("wording like camelot-table-reader (")
@@ -189,68 +186,26 @@ def test_key_without_a_shared_prefix_is_the_most_used_member() -> None:
 # -- size, singletons, determinism -------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("count", "max_size", "sizes"),
-    [
-        (12, 12, [12]),
-        (13, 12, [7, 6]),
-        (30, 12, [10, 10, 10]),
-        (9, 4, [3, 3, 3]),
-        (7, 3, [3, 2, 2]),
-    ],
-)
-def test_size_cap_splits_in_name_order(count: int, max_size: int, sizes: list[int]) -> None:
-    names = [f"git-topic{i:02d}" for i in range(count)]
-    found = clusters([skill(n) for n in names], max_size=max_size)
-    assert [len(c.members) for c in found] == sizes
-    assert [m for c in found for m in c.members] == names
-    assert all(c.key == "git" for c in found)
-    assert "split from a group of" not in found[0].reasons[names[0]]  # prefix still holds
+LEDGER = "ledger sales finance revenue invoice monday summary weekly totals".split()  # noqa: SIM905
 
 
-LOOKALIKE_BODY = (
-    "Pull the numbers from the ledger export, compare them with last week, flag changes over "
-    "ten percent and post the summary to the finance channel before the Monday review."
-)
+def lookalike(name: str, k: int) -> Candidate:
+    """One of many reports on the same ledger, each worded a little differently (so no line
+    is a template the library repeats)."""
+    words = LEDGER[k % 9 :] + LEDGER[: k % 9]
+    return skill(name, " ".join(words[:6]) + f" {k}.", " ".join(words[3:]) + f" x{k}.")
 
 
-def test_a_lookalike_group_over_the_cap_is_split() -> None:
-    words = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike oscar"
-    lookalikes = [
-        skill(f"{w}-report", f"Summarise the weekly {w} sales report.", LOOKALIKE_BODY)
-        for w in words.split()
-    ]
-    found = clusters(lookalikes)
-    assert sum(len(c.members) for c in found) > 12  # one group before the cap
-    assert all(2 <= len(c.members) <= 12 for c in found)
+@pytest.mark.parametrize(("count", "max_size"), [(14, 12), (18, 12), (9, 4), (7, 3)])
+def test_no_cluster_outgrows_max_size(count: int, max_size: int) -> None:
+    found = clusters([lookalike(f"report-{k:02d}", k) for k in range(count)], max_size=max_size)
+    assert sum(len(c.members) for c in found) >= count - 1  # all alike: at most one alone
+    assert all(2 <= len(c.members) <= max_size for c in found)
 
 
-def test_over_the_cap_the_weakest_wording_link_is_cut_first() -> None:
-    kinds = "pods services ingress jobs nodes volumes secrets probes quotas rollouts configmaps"
-    family = [
-        skill(
-            f"k8s-debug-{x}",
-            f"Debug failing Kubernetes {x} with kubectl: logs, describe, events.",
-            f"Run kubectl describe on the {x} and read the events; kubectl logs shows what failed.",
-        )
-        for x in kinds.split()
-    ]
-    drain = skill(
-        "node-drain-notes",
-        "Drain a Kubernetes node before maintenance with kubectl drain.",
-        "Cordon the node, kubectl drain it, check the pods moved, uncordon afterwards.",
-    )
-    everything = [*family, CRASHLOOP, drain]
-    # 13 linked skills, one over the cap: the drain notes are the loosest fit and go.
-    assert len(clusters(everything, threshold=0.1, max_size=20)[0].members) == 13
-    [capped] = clusters(everything, threshold=0.1)
-    assert len(capped.members) == 12
-    assert "crashloop-triage" in capped.members and "node-drain-notes" not in capped.members
-
-
-def test_max_size_below_three_is_refused() -> None:
-    with pytest.raises(ValueError, match="at least 3"):
-        clusters([], max_size=2)
+def test_max_size_below_two_is_refused() -> None:
+    with pytest.raises(ValueError, match="at least 2"):
+        clusters([], max_size=1)
 
 
 def test_singletons_are_not_returned() -> None:
@@ -280,20 +235,25 @@ def test_same_input_in_any_order_gives_the_same_clusters(shuffled: list[Candidat
     assert clusters(shuffled) == clusters(MIXED)
 
 
-def test_a_thousand_skills_cluster_in_well_under_a_second() -> None:
+def test_a_thousand_skills_cluster_in_seconds() -> None:
     import time
 
     rng = random.Random(3)
-    vocab = [f"w{i}" for i in range(3000)]
+    # Every skill is compared with every other that shares a word, so the vocabulary's size
+    # sets the work: 20,000 words, about what 1,000 real skills use.
+    vocab = [f"w{i}" for i in range(20000)]
+    # 133 families of six, each drawing part of its words from a subject of its own.
+    subjects = [rng.sample(vocab, 60) for _ in range(134)]
     skills = [
         skill(
             f"fam{i // 6}-part{i % 6}",
-            " ".join(rng.sample(vocab, 30)),
-            " ".join(rng.sample(vocab, 200)),
+            " ".join(rng.sample(subjects[i // 6], 20) + rng.sample(vocab, 10)),
+            " ".join(rng.sample(subjects[i // 6], 40) + rng.sample(vocab, 150)),
         )
         for i in range(800)
     ] + [skill(f"loner{i}-x", " ".join(rng.sample(vocab, 30))) for i in range(200)]
     start = time.perf_counter()
     found = clusters(skills)
-    assert time.perf_counter() - start < 2.0  # ~0.2 s on a laptop; slack for loaded CI
+    assert time.perf_counter() - start < 6.0  # ~1 s on a laptop; slack for loaded CI
     assert len(found) >= 800 // 6
+    assert not any(m.startswith("loner") for c in found for m in c.members)

@@ -143,3 +143,34 @@ def test_refusal_names_at_most_three_per_new_skill() -> None:
 def test_a_skill_compared_with_itself_scores_one() -> None:
     me = skill("pdf-merge")
     assert math.isclose(scores(me, library("pdf-merge"))["pdf-merge"], 1.0, abs_tol=1e-3)
+
+
+# -- generated libraries ------------------------------------------------------------------------
+
+APPS = "zerobounce kickbox ticktick brightpearl placid tomba nango bugsnag ynab adrapid".split()  # noqa: SIM905
+TEMPLATE = "Always search tools first for current schemas before running a workflow. "
+
+
+def generated(name: str, copies: int = 60) -> Candidate:
+    """A skill of a generated library: one template for every app, only the name changed."""
+    return Candidate(
+        name, "x", f"Automate {name} tasks via Rube MCP.", f"# {name}\n\n" + TEMPLATE * copies
+    )
+
+
+def test_template_skills_are_not_copies_of_each_other_by_their_names() -> None:
+    # Forty apps: the template is the library's boilerplate, and what is left of each skill is
+    # its name. `all-images-ai` was refused as a copy of `html-to-image` (0.68, on `images`).
+    library = [generated(f"{app}{k}-automation") for k in range(4) for app in APPS]
+    library.append(generated("html-to-image-automation"))
+    new = generated("all-images-ai-automation")
+    assert find_similar([new], [profile(c) for c in library], threshold=0.3) == []
+
+
+def test_sharing_one_or_two_words_is_no_copy() -> None:
+    existing = [profile(Candidate("mails-so", "x", "Mail.", "mail"))]
+    new = Candidate("agent-mail", "x", "mail", "Mail!!")
+    [match] = find_similar([new], existing, threshold=0.0)  # same description: still matched
+    assert match.same_description
+    other = Candidate("agent-mails", "x", "Post mail", "")
+    assert find_similar([other], existing) == []  # cosine 1.00 on `mail` alone

@@ -11,6 +11,7 @@ from gitcurator.umbrella.wording import (
     BODY_CHARS,
     boilerplate_df,
     centroid,
+    excerpt,
     idf,
     name_tokens,
     skill_text,
@@ -48,11 +49,35 @@ def test_name_tokens_skip_empty_parts() -> None:
 
 
 def test_skill_text_counts_the_description_twice_and_the_body_start_once() -> None:
-    skill = Candidate("pdf-tools", "pdf-tools", "Read PDFs.", "x" * (BODY_CHARS + 10))
+    body = "word " * (BODY_CHARS // 5) + "tail"
+    skill = Candidate("pdf-tools", "pdf-tools", "Read PDFs.", body)
     text = skill_text(skill)
     assert text.count("Read PDFs.") == 2
     assert text.startswith("pdf tools ")
-    assert text.endswith("x" * BODY_CHARS) and "x" * (BODY_CHARS + 1) not in text
+    assert text.endswith("word ") and "tail" not in text
+
+
+@pytest.mark.parametrize(
+    ("text", "limit", "expected"),
+    [
+        pytest.param("always search schemas", 9, "always ", id="mid-word-drops-the-fragment"),
+        pytest.param("always search", 6, "always", id="cut-at-the-word-end"),
+        pytest.param("always search", 7, "always ", id="cut-after-a-space"),
+        pytest.param("RUBE_SEARCH_TOOLS", 7, "RUBE_", id="underscore-separates-words"),
+        pytest.param("short", 2000, "short", id="short-text-whole"),
+        pytest.param("x" * 3000, 2000, "", id="one-long-word-is-no-fragment"),
+    ],
+)
+def test_excerpt_is_cut_at_a_word_boundary(text: str, limit: int, expected: str) -> None:
+    assert excerpt(text, limit) == expected
+
+
+def test_two_bodies_cut_inside_one_word_do_not_share_the_fragment() -> None:
+    # Cut at 2,000 characters, `always` became `alw` in both: a rare word, shared by accident.
+    a = "a" * 1995 + " always"
+    b = "b" * 1995 + " always"
+    ca, cb = word_counts(excerpt(a)), word_counts(excerpt(b))
+    assert "alw" not in ca and "alw" not in cb
 
 
 def test_idf_leaves_boilerplate_out_and_weighs_rare_words_more() -> None:
