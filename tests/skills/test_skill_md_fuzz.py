@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from support.fuzz_inputs import FUZZ, skill_md_bytes
 
@@ -20,8 +21,18 @@ def _skill(data: bytes) -> SkillFiles:
     return SkillFiles(FOLDER, path, (FileEntry(path, len(data), data=data),))
 
 
+def _jwt_shaped(nesting: int) -> bytes:
+    """A body token shaped like a JWT whose header and payload are JSON nested `nesting` deep."""
+    part = base64.urlsafe_b64encode(b'{"a":' * nesting + b"1" + b"}" * nesting).rstrip(b"=")
+    token = part + b"." + part + b".abcdefghijklmnopqrstuvwxyz0123456789_-"
+    return b"---\nname: pdf-tools\ndescription: d\n---\ntoken " + token + b"\n"
+
+
 @FUZZ
 @given(skill_md_bytes(), st.booleans())
+@example(_jwt_shaped(3000), False)  # json.loads raised RecursionError in the JWT secret check
+@example(b"---\nname: x\nd: 2026-02-30\n---\n", True)  # PyYAML raised ValueError
+@example(b"---\nd: !!timestamp x\n---\n", False)  # PyYAML raised AttributeError
 def test_any_skill_md_is_findings_and_a_parse_error_is_one_of_them(
     data: bytes, strict: bool
 ) -> None:
