@@ -11,6 +11,7 @@ import yaml
 
 from gitcurator import schemas
 from gitcurator.errors import ConfigError
+from gitcurator.skills.document import YAML_BUILD_ERRORS, yaml_build_problem
 
 CONFIG_FILE = ".gitcurator.yaml"
 
@@ -76,6 +77,8 @@ def parse_config(text: str, source: str = CONFIG_FILE) -> Config:
         doc = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise ConfigError(f"{source}: not valid YAML: {_yaml_problem(exc)}") from None
+    except YAML_BUILD_ERRORS as exc:
+        raise ConfigError(f"{source}: not valid YAML: {yaml_build_problem(exc)}") from None
     if doc is None:
         return Config()
     if not isinstance(doc, dict):
@@ -144,6 +147,9 @@ def _numeric_keys() -> dict[str, dict[str, bool]]:
     return found
 
 
+_FLOAT_BITS = 1023  # an int of more bits is beyond the largest float (~1.8e308)
+
+
 def _number(raw: object, key: str, integer: bool, source: str) -> object:
     number = raw
     if isinstance(raw, str):
@@ -153,7 +159,10 @@ def _number(raw: object, key: str, integer: bool, source: str) -> object:
             return raw  # not numeric at all: the schema check names the key and the type
     if not isinstance(number, int | float):
         return raw
-    if math.isnan(number) or math.isinf(number):
+    if isinstance(number, int) and number.bit_length() > _FLOAT_BITS:
+        # Past float's range: `:g`, hours * 3600 and the schema's bounds would overflow.
+        raise ConfigError(f"{source}: {key} is a {len(str(number))}-digit number; too large")
+    if isinstance(number, float) and (math.isnan(number) or math.isinf(number)):
         raise ConfigError(f"{source}: {key} is {raw!r}; it must be a finite number")
     if integer and isinstance(number, float):
         if not number.is_integer():

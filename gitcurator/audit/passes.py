@@ -50,7 +50,7 @@ def last_pass(store: Store) -> dict[str, Any] | None:
     raw = trees.file_at(store, source, run_paths(run_id)[1]) if source else None
     try:
         doc = json.loads(raw) if raw else {}
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: JSON nested too deeply
         doc = {}
     moves = [t.get("to") for t in doc.get("transitions", []) if isinstance(t, dict)]
     return {

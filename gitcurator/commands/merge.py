@@ -193,7 +193,7 @@ def _run_json(store: Store, tip: CommitId, run_id: str) -> dict[str, Any] | None
     data = file_at(store, tip, run_paths(run_id)[1])
     try:
         doc = json.loads(data) if data is not None else None
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: JSON nested too deeply
         return None
     return doc if isinstance(doc, dict) else None
 

@@ -105,7 +105,7 @@ def _change(store: Store, c: CommitInfo, run_id: str, repo: SkillsRepo | None) -
     if path in diff.files:
         try:
             run_json = json.loads(file_at(store, c.id, path) or b"")
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: JSON nested too deeply
             run_json = None
     return CommitChange(
         c.id.decode(),

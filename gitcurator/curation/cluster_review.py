@@ -205,6 +205,8 @@ def parse_answer(content: str) -> dict[str, Any] | str:
         doc = json.loads(content)
     except ValueError as exc:
         return f"not JSON ({exc.__class__.__name__}: {str(exc)[:120]})"
+    except RecursionError:
+        return "not a plan (JSON nested too deeply to read)"
     problems = schemas.problems(doc, "consolidation-plan")
     if problems:
         return "breaks the plan schema: " + "; ".join(problems[:3])

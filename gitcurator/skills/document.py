@@ -25,6 +25,12 @@ _FENCE = re.compile(r"^---[ \t]*$")
 # libyaml's loader parses frontmatter ~8x faster than the pure-Python one: it decides whether
 # validating a library of thousands of skills takes seconds or tens of seconds.
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# What PyYAML raises, besides YAMLError, for text it parses but cannot build into values (found
+# by bench/fuzz_parsers.py): a date 2026-02-30 or year 0 and an integer past Python's digit
+# limit (ValueError), `!!float ''` (IndexError), `!!timestamp x` (AttributeError), nesting past
+# the pure-Python loader's recursion (RecursionError). Every reader of YAML text catches these.
+_VALUE_ERRORS = (ValueError, TypeError, LookupError, AttributeError, ArithmeticError)
+YAML_BUILD_ERRORS = (*_VALUE_ERRORS, RecursionError)
 
 
 class SkillParseError(Exception):
@@ -120,6 +126,10 @@ def parse_skill_md(data: bytes) -> SkillDoc:
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         message = f"frontmatter is not valid YAML: {problem}"
         raise SkillParseError(message, line, "yaml", str(problem)) from None
+    except YAML_BUILD_ERRORS as exc:
+        problem = yaml_build_problem(exc)
+        message = f"frontmatter is not valid YAML: {problem}"
+        raise SkillParseError(message, None, "yaml", problem) from None
     if data_doc is None:
         data_doc = {}
     if not isinstance(data_doc, dict):
@@ -135,6 +145,10 @@ def parse_skill_md(data: bytes) -> SkillDoc:
 def render_skill_md(frontmatter: dict[str, Any], body: str) -> str:
     """A SKILL.md text from frontmatter and body (the inverse of parse_skill_md)."""
     head = yaml.safe_dump(frontmatter, sort_keys=False, allow_unicode=True, width=100)
+    if "\x85" in head:
+        # libyaml writes U+0085 (NEL) raw inside a quoted scalar and reads it back as a line
+        # break, so the value would change; escaped (ASCII) output keeps it.
+        head = yaml.safe_dump(frontmatter, sort_keys=False, allow_unicode=False, width=100)
     return f"---\n{head}---\n{body.lstrip(chr(10))}"
 
 
@@ -280,6 +294,13 @@ def has_ancestor_in(folder: str, roots: set[str], inclusive: bool = False) -> bo
             return True
         parent = posixpath.dirname(parent)
     return False
+
+
+def yaml_build_problem(exc: BaseException) -> str:
+    """What went wrong building YAML values, in words (one of YAML_BUILD_ERRORS)."""
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    return f"a value cannot be read ({exc or type(exc).__name__})"
 
 
 def _yaml_kind(value: object) -> str:

@@ -105,7 +105,7 @@ def _jwt_is_real(text: str, match: re.Match[str]) -> bool:
         try:
             raw = base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)).decode("utf-8")
             decoded = json.loads(raw)
-        except (ValueError, binascii.Error):
+        except (ValueError, binascii.Error, RecursionError):  # nested past json's depth
             return False
         # jwt.io's sample token ({"sub": "1234567890", "name": "John Doe"}) is all over docs.
         if not isinstance(decoded, dict) or _PLACEHOLDER.search(raw) or "John Doe" in raw:

@@ -24,7 +24,9 @@ class Event(NamedTuple):
 
 # The usage-record schema's rules for a skill name (skills.identity), a host id and a time,
 # checked here so a damaged line is skipped on reading instead of failing the notes write of a
-# whole flush.
+# whole flush. Lone surrogates (a line's `"\ud800"`) are refused too: JSON reads them, UTF-8
+# cannot write them, and a record holding one would fail every later flush.
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 HOST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 _TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 SOURCE = re.compile(r"[a-z][a-z0-9-]{0,31}")
@@ -62,7 +64,7 @@ def parse_line(raw: bytes) -> Event | None:
         if not isinstance(doc["n"], list):
             raise TypeError("names must be a list")
         event = Event(doc["k"], tuple(doc["n"]), doc["t"], doc["h"], doc.get("s"), doc.get("i"))
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, RecursionError):  # deep nesting: not ours either
         return None
     return event if _valid(event) else None
 
@@ -84,7 +86,11 @@ def _valid(event: Event) -> bool:
         )
         and (
             event.event_id is None
-            or (isinstance(event.event_id, str) and 0 < len(event.event_id) <= MAX_EVENT_ID)
+            or (
+                isinstance(event.event_id, str)
+                and 0 < len(event.event_id) <= MAX_EVENT_ID
+                and _SURROGATE.search(event.event_id) is None
+            )
         )
         and all(is_skill_name(n) for n in event.names)
     )

@@ -223,6 +223,8 @@ def decode_record(name: str, data: bytes) -> UsageRecord | str:
         doc = json.loads(data)
     except ValueError as exc:
         return f"not JSON ({exc})"
+    except RecursionError:
+        return "not a record (JSON nested too deeply to read)"
     problems = check_doc(doc, name)
     return problems[0] if problems else from_doc(doc)
 

@@ -77,7 +77,7 @@ def read_reply(body: str, failed: str) -> tuple[str, int, int]:
     message of the LlmError raised when it holds no usable content."""
     try:
         doc = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: JSON nested too deeply
         raise LlmError(
             f"{failed}: the reply is not JSON: {shorten(body)!r}; "
             "is llm.base_url an OpenAI-compatible endpoint?"
