@@ -135,9 +135,17 @@ def folder_tree(folder: Path) -> FileTree:
         dirnames[:] = keep
         for name in filenames:
             full = os.path.join(dirpath, name)
+            # Files and symlinks only, as git takes them: reading a FIFO would block for
+            # good, and what cannot be listed (`/proc/1/cwd`) is no skill's file.
+            try:
+                mode = os.lstat(full).st_mode
+                if stat.S_ISLNK(mode):
+                    links[f"{prefix}/{name}"] = os.readlink(full)
+                elif not stat.S_ISREG(mode):
+                    continue
+            except OSError:
+                continue
             where[f"{prefix}/{name}"] = full
-            if os.path.islink(full):
-                links[f"{prefix}/{name}"] = os.readlink(full)
     return FileTree(tuple(sorted(where)), links, lambda p: _read_file(where[p], p))
 
 
