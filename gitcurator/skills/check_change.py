@@ -131,7 +131,8 @@ def _parents(path: str) -> Iterator[str]:
 
 
 def _may_lead_into(tree: FileTree, loc: SkillLocation, gone: set[str]) -> bool:
-    """Whether the skill has a symlink, or a link of its SKILL.md leads to a path in `gone`:
+    """Whether the skill has a symlink, or a link of its SKILL.md leads to a path in `gone`
+    (or through a folder in it, or through a symlink):
     a cheap test that spares validating every skill on each commit that removes something."""
     prefix = loc.folder + "/"
     if any(p.startswith(prefix) for p in tree.links):
@@ -142,7 +143,11 @@ def _may_lead_into(tree: FileTree, loc: SkillLocation, gone: set[str]) -> bool:
     here = posixpath.dirname(loc.skill_md)
     for _line, dest in link_targets(data.decode("utf-8", "replace"), 1):
         relative = unquote(dest.strip().split("#", 1)[0].split("?", 1)[0])
-        if relative and posixpath.normpath(posixpath.join(here, relative)) in gone:
+        if not relative:
+            continue
+        target = posixpath.normpath(posixpath.join(here, relative))
+        # A folder on the way may be gone, or a symlink that leads where something went.
+        if any(p in gone or p in tree.links for p in (target, *_parents(target))):
             return True
     return False
 
