@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from gitcurator.config import CONFIG_FILE, Config, parse_config
 from gitcurator.errors import EXIT_FAILURE, EXIT_OK, NotARepository, UsageError
 from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.output import Result, warning_line
@@ -15,6 +16,7 @@ from gitcurator.skills.check_change import check_change
 from gitcurator.skills.check_skill import Finding
 from gitcurator.skills.check_tree import CheckResult, check_tree
 from gitcurator.skills.document import SKILL_FILE
+from gitcurator.skills.files import FileTree
 from gitcurator.skills.nested_repos import nested_findings
 from gitcurator.store.worktree import folder_tree
 
@@ -96,14 +98,20 @@ def _check_repo(
     selected = None if only is None else list(only)
     if staged:
         # What the hooks run: the staged change against HEAD, not the whole index.
+        head, changes = repo.store.head_tree(), repo.store.staged_changes()
+        before_layout = None
+        if CONFIG_FILE in changes:  # the commit's own config says which folders are skills
+            config, old = _config_of(tree), _config_of(head)
+            before_layout = (old.skills_dir, old.include)
         result = check_change(
-            repo.store.head_tree(),
+            head,
             tree,
-            repo.store.staged_changes(),
+            changes,
             skills_dir=config.skills_dir,
             include=config.include,
             strict=strict,
             only=selected,
+            before_layout=before_layout,
         )
     else:
         result = check_tree(
@@ -122,6 +130,14 @@ def _check_repo(
         and not any(n == rel or n.startswith(rel.rstrip("/") + "/") for n in nested_at)
     }
     return _with_missing(result, unmatched, folders)
+
+
+def _config_of(tree: FileTree) -> Config:
+    """The config a stored tree holds (the defaults without one)."""
+    if CONFIG_FILE not in tree.paths:
+        return Config()
+    data = tree.load(CONFIG_FILE).data or b""
+    return parse_config(data.decode("utf-8", "replace"), f"{CONFIG_FILE} (staged or in HEAD)")
 
 
 def _check_folder(raw: str, full: Path, strict: bool) -> CheckResult:

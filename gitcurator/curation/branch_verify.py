@@ -98,7 +98,9 @@ def _change(store: Store, c: CommitInfo, run_id: str, repo: SkillsRepo | None) -
     diff = diff_trees(store, parent_tree, c.tree)
     skills_before: dict[str, str] = {}
     if repo is not None and parent_tree is not None:
-        found = find_skills(store.tree_entries(parent_tree), repo.config.skills_dir)
+        found = find_skills(
+            store.tree_entries(parent_tree), repo.config.skills_dir, repo.config.include
+        )
         skills_before = {loc.folder: identity(loc) for loc in found if not loc.archived}
     run_json: Any = None
     path = run_paths(run_id)[1]

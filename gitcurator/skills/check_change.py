@@ -6,7 +6,9 @@ skill already in the repository (committed with `--no-verify`, or there before `
 --no-verify`) must not refuse every later commit of another skill. Of the checks across the
 library, those the change can break are kept: a duplicate name involving a changed skill
 (check_tree reports it on the changed skill), and a link or symlink of an untouched skill that
-led to a path the change removes.
+led to a path the change removes. A skill the change makes appear without touching its
+files is new to the library and checked whole too: a removed SKILL.md above it (its folder
+was a support folder), or a config change (`include:`, `skills_dir`) bringing in a folder.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from urllib.parse import unquote
 
 from gitcurator.skills.check_skill import Finding, validate_skill
 from gitcurator.skills.check_tree import CheckResult, check_tree, select_skills
-from gitcurator.skills.document import SkillLocation, discover_skills
+from gitcurator.skills.document import SkillLocation, discover_skills, find_skills
 from gitcurator.skills.files import FileTree
 from gitcurator.skills.links import link_targets
 
@@ -34,16 +36,25 @@ def check_change(
     include: Sequence[str] = (),
     strict: bool = False,
     only: Sequence[str] | None = None,
+    before_layout: tuple[str, Sequence[str]] | None = None,
 ) -> CheckResult:
     """The findings of the change from `before` to `after`; `changed` are the paths it adds,
     edits or removes. With `only` (paths, as pre-commit passes them) the skills holding those
-    are the ones checked whole, else the skills holding a changed path."""
+    are the ones checked whole, else the skills holding a changed path; with either, the
+    skills live after but not before. `before_layout` is `before`'s (skills_dir, include)
+    when the change edits the config."""
     found, hidden = discover_skills(after.paths, skills_dir, include)
     live = [s for s in found if not s.archived]
     if only is not None:
         selected, ignored = select_skills(live, only)
     else:
         selected, ignored = changed_skills(live, changed), []
+    old_dir, old_include = before_layout or (skills_dir, include)
+    was_live = {s.folder for s in find_skills(before.paths, old_dir, old_include) if not s.archived}
+    appeared = [s for s in live if s.folder not in was_live]
+    selected = sorted(
+        {s.folder: s for s in (*selected, *appeared)}.values(), key=lambda s: s.folder
+    )
     result = (
         check_tree(
             after,
@@ -120,7 +131,8 @@ def _parents(path: str) -> Iterator[str]:
 
 
 def _may_lead_into(tree: FileTree, loc: SkillLocation, gone: set[str]) -> bool:
-    """Whether the skill has a symlink, or a link of its SKILL.md leads to a path in `gone`:
+    """Whether the skill has a symlink, or a link of its SKILL.md leads to a path in `gone`
+    (or through a folder in it, or through a symlink):
     a cheap test that spares validating every skill on each commit that removes something."""
     prefix = loc.folder + "/"
     if any(p.startswith(prefix) for p in tree.links):
@@ -131,7 +143,11 @@ def _may_lead_into(tree: FileTree, loc: SkillLocation, gone: set[str]) -> bool:
     here = posixpath.dirname(loc.skill_md)
     for _line, dest in link_targets(data.decode("utf-8", "replace"), 1):
         relative = unquote(dest.strip().split("#", 1)[0].split("?", 1)[0])
-        if relative and posixpath.normpath(posixpath.join(here, relative)) in gone:
+        if not relative:
+            continue
+        target = posixpath.normpath(posixpath.join(here, relative))
+        # A folder on the way may be gone, or a symlink that leads where something went.
+        if any(p in gone or p in tree.links for p in (target, *_parents(target))):
             return True
     return False
 

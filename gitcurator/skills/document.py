@@ -16,6 +16,7 @@ SKILL_FILE_LOWER = "skill.md"
 ARCHIVE_DIR = ".archive"
 # Folders that never hold skills: tooling and dependency trees an agent may leave behind.
 SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "env", "site-packages"})
+VENV_MARKER = "pyvenv.cfg"  # a Python virtual environment, under any name (`.venv`)
 # Dot-folders whose SKILL.md files are not skills anyone lost: retired ones, git's storage.
 _NOT_HIDDEN = frozenset({ARCHIVE_DIR, ".git"})
 # A SKILL.md larger than this is refused unread; real ones are a few KB.
@@ -221,7 +222,7 @@ def discover_skills(
             continue
         base = posixpath.basename(path)
         folder = posixpath.dirname(path)
-        if base == "pyvenv.cfg":
+        if base == VENV_MARKER:
             venvs.add(folder)
         if base not in (SKILL_FILE, SKILL_FILE_LOWER) or folder == prefix.rstrip("/"):
             continue

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from dulwich.ignore import IgnoreFilterManager
 from dulwich.index import IndexEntry
 
-from gitcurator.skills.document import SKILL_FILE, SKILL_FILE_LOWER
+from gitcurator.skills.document import SKILL_FILE, SKILL_FILE_LOWER, SKIPPED_DIRS, VENV_MARKER
 from gitcurator.skills.files import MAX_LOADED_BYTES, FileEntry, FileTree
 from gitcurator.store.index import cached_index
 from gitcurator.store.objects import GITLINK_MODE
@@ -81,12 +81,14 @@ def nested_repositories(store: Store) -> list[str]:
             if not ignore.is_ignored(rel + "/"):
                 found.add(rel)
             continue
-        if any(e.name in (SKILL_FILE, SKILL_FILE_LOWER) for e in entries):
+        if rel and any(e.name in (SKILL_FILE, SKILL_FILE_LOWER, VENV_MARKER) for e in entries):
             continue  # a skill's own folders hold no skill (archive and merge check deeper)
+        # Nor do dependency trees (find_skills skips them): a node_modules of 10^5 folders
+        # would cost every `list` seconds.
         pending.extend(
             (e.path, f"{rel}/{e.name}" if rel else e.name)
             for e in entries
-            if e.name != ".git" and e.is_dir(follow_symlinks=False)
+            if e.name != ".git" and e.name not in SKIPPED_DIRS and e.is_dir(follow_symlinks=False)
         )
     return sorted(found)
 
@@ -133,9 +135,17 @@ def folder_tree(folder: Path) -> FileTree:
         dirnames[:] = keep
         for name in filenames:
             full = os.path.join(dirpath, name)
+            # Files and symlinks only, as git takes them: reading a FIFO would block for
+            # good, and what cannot be listed (`/proc/1/cwd`) is no skill's file.
+            try:
+                mode = os.lstat(full).st_mode
+                if stat.S_ISLNK(mode):
+                    links[f"{prefix}/{name}"] = os.readlink(full)
+                elif not stat.S_ISREG(mode):
+                    continue
+            except OSError:
+                continue
             where[f"{prefix}/{name}"] = full
-            if os.path.islink(full):
-                links[f"{prefix}/{name}"] = os.readlink(full)
     return FileTree(tuple(sorted(where)), links, lambda p: _read_file(where[p], p))
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import posixpath
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -260,9 +261,27 @@ def _known_names(store: Store, records: dict[str, UsageRecord]) -> Callable[[lis
                 return set(names)  # cannot tell without the config: drop nothing
             mapping = known_names(SkillsRepo(store, config), include_worktree=True)
             ok |= {n for n in rest if n in mapping or n in mapping.values()}
+            rest = [n for n in rest if n not in ok]
+        if rest and head is not None:
+            # A skill renamed or removed since `record` took the event was a skill then: its
+            # event is kept (as a record under that name), not dropped as a hand-made line.
+            ok |= set(rest) & _skill_names_in_history(store, head)
         return ok
 
     return known
+
+
+def _skill_names_in_history(store: Store, head: bytes) -> set[str]:
+    """Every folder name a SKILL.md had in a commit of HEAD's history (the cached walk)."""
+    from gitcurator.skills.document import SKILL_FILE, SKILL_FILE_LOWER
+    from gitcurator.store.history import history_changes
+
+    return {
+        posixpath.basename(posixpath.dirname(path))
+        for change in history_changes(store, ObjectID(head))
+        for path in change.paths
+        if posixpath.basename(path) in (SKILL_FILE, SKILL_FILE_LOWER)
+    }
 
 
 def drop_folded_segments(store: Store, state_dir: Path) -> list[Path]:

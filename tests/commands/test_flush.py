@@ -41,7 +41,7 @@ def test_flush_drops_journal_lines_naming_unknown_skills_or_future_times(repo: P
     state = repo / ".git" / "gitcurator"
     for names, at in [
         (["pdf-extract"], past),
-        (["ghost"], past),  # a script's typo, or a skill deleted since
+        (["ghost"], past),  # a script's typo: never a skill
         (["pdf-extract", "ghost", "phantom"], past),  # the known name of the line is kept
         (["docker-build"], later),
         (["helm-deploy"], soon),
