@@ -1,0 +1,93 @@
+"""Commands that read: list, show, status, log, resolve, clusters."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from gitcurator.cli.options import ORIGINS, cli, json_option, now_option, repo_option
+from gitcurator.output import emit
+
+# -- reading ------------------------------------------------------------------------------
+
+
+@cli.command("list")
+@click.option(
+    "--state", type=click.Choice(["active", "stale", "archived"]), help="Only this state."
+)
+@click.option("--origin", type=ORIGINS, help="Only skills of this origin.")
+@now_option
+@json_option
+@repo_option
+def list_(
+    start: Path, state: str | None, origin: str | None, now: str | None, as_json: bool
+) -> int:
+    """Skills with state, origin, pin and usage."""
+    from gitcurator.commands.list import list_skills
+
+    return emit(list_skills(start, state=state, origin=origin, now=now), as_json=as_json)
+
+
+@cli.command()
+@click.argument("name")
+@now_option
+@json_option
+@repo_option
+def show(start: Path, name: str, now: str | None, as_json: bool) -> int:
+    """One skill: where it is, its state, provenance and usage."""
+    from gitcurator.commands.show import show as run
+
+    return emit(run(start, name, now=now), as_json=as_json)
+
+
+@cli.command()
+@now_option
+@json_option
+@repo_option
+def status(start: Path, now: str | None, as_json: bool) -> int:
+    """Counts by state and origin, last pass, most and least used."""
+    from gitcurator.commands.status import status as run
+
+    return emit(run(start, now=now), as_json=as_json)
+
+
+@cli.command()
+@json_option
+@repo_option
+def log(start: Path, as_json: bool) -> int:
+    """The audit trail of passes, merges, rollbacks and restores.
+
+    Read from commit trailers only, so a fresh clone shows the same trail; passes on curator
+    branches not merged yet show as pending review.
+    """
+    from gitcurator.commands.log import log as run
+
+    return emit(run(start), as_json=as_json)
+
+
+@cli.command()
+@click.argument("name")
+@json_option
+@repo_option
+def resolve(start: Path, name: str, as_json: bool) -> int:
+    """The live skill a name now points to (umbrellas included)."""
+    from gitcurator.commands.resolve import resolve as run
+
+    return emit(run(start, name), as_json=as_json)
+
+
+@cli.command()
+@now_option
+@json_option
+@repo_option
+def clusters(start: Path, now: str | None, as_json: bool) -> int:
+    """The sibling clusters the LLM pass would send (no model used).
+
+    Candidates are curated skills (agent-made; bundled ones with prune_builtins) that are not
+    pinned, not protected and at least curator.min_age_days old at NOW. Siblings read alike (a
+    shared name prefix helps, never alone); skills with no sibling are not sent.
+    """
+    from gitcurator.commands.clusters import show_clusters
+
+    return emit(show_clusters(start, now=now), as_json=as_json)
