@@ -6,6 +6,7 @@ Nothing here writes; gitcurator.output does.
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
@@ -73,6 +74,12 @@ _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud8
 
 
 _UNSAFE_IN_A_LINE = re.compile(f"{_UNSAFE.pattern[:-1]}\t\n]")
+
+
+def name_arg(name: str) -> str:
+    """A skill's name as a hint's command line takes it: shell-quoted, after `--` when it
+    starts with '-' (`restore -- -21risk-automation`), so the hint runs as shown."""
+    return ("-- " if name.startswith("-") else "") + shlex.quote(name)
 
 
 def printable(text: str) -> str:

@@ -16,6 +16,7 @@ from gitcurator.commands.moves import (
 from gitcurator.errors import CuratorError
 from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.output import Result
+from gitcurator.render import name_arg
 from gitcurator.skills.document import ARCHIVE_DIR, SkillLocation
 from gitcurator.skills.identity import identity
 from gitcurator.store import trees
@@ -34,7 +35,9 @@ def archive(start: Path, name: str, *, now: str | None) -> Result:
             raise CuratorError(f"no live skill named {name} (see `gitcurator list`)")
         record = ledger.load(repo.store).records.get(name)
         if record is not None and record.is_pinned:
-            raise CuratorError(f"{name} is pinned; unpin it first (`gitcurator unpin {name}`)")
+            raise CuratorError(
+                f"{name} is pinned; unpin it first (`gitcurator unpin {name_arg(name)}`)"
+            )
         target = _archive_target(repo, tip, source)
         new_tree = trees.edit_tree(repo.store, tip.tree, [(source.folder, target)])
         message = (
@@ -51,7 +54,7 @@ def archive(start: Path, name: str, *, now: str | None) -> Result:
     back = name if target.rsplit("/", 1)[-1] == name else target
     return Result(
         text=f"archived {name} to {target} ({moved.commit[:12]}); "
-        f"`gitcurator restore {back}` brings it back",
+        f"`gitcurator restore {name_arg(back)}` brings it back",
         notes=moved.notes + warnings,
     )
 

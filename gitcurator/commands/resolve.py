@@ -7,6 +7,7 @@ from pathlib import Path
 from gitcurator.errors import CuratorError
 from gitcurator.library import open_repo
 from gitcurator.output import Result
+from gitcurator.render import name_arg
 from gitcurator.skills.document import find_skills
 from gitcurator.skills.identity import identity
 from gitcurator.telemetry.events import invalid_name_hint
@@ -40,6 +41,6 @@ def resolve(start: Path, name: str) -> Result:
     else:
         text = (
             f"{name} -> {target}, which is archived at {doc['path']}; "
-            f"`gitcurator restore {target}` brings it back"
+            f"`gitcurator restore {name_arg(target)}` brings it back"
         )
     return Result(text=text, doc=doc)
