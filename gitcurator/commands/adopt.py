@@ -8,6 +8,7 @@ from gitcurator.commands.provenance import resolve_names, set_field
 from gitcurator.errors import CuratorError
 from gitcurator.library import open_repo
 from gitcurator.output import Result
+from gitcurator.render import name_arg
 from gitcurator.telemetry import ledger
 from gitcurator.telemetry.records import UsageRecord
 
@@ -21,6 +22,6 @@ def adopt(start: Path, name: str) -> Result:
             raise CuratorError(
                 f"{skill} came from a {record.origin_value} source; gitcurator curates only "
                 f"skills your agents wrote. If you really own it, run "
-                f"`gitcurator track {skill} --origin user` first, then adopt it"
+                f"`gitcurator track --origin user {name_arg(skill)}` first, then adopt it"
             )
         return set_field(repo, [skill], "origin", "agent", "gitcurator: adopt")

@@ -15,6 +15,7 @@ from gitcurator.commands.moves import (
 from gitcurator.errors import CuratorError
 from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.output import Result
+from gitcurator.render import name_arg
 from gitcurator.skills.document import SkillLocation
 from gitcurator.skills.identity import identity
 from gitcurator.store import trees
@@ -42,7 +43,7 @@ def restore(start: Path, name: str) -> Result:
             folders = ", ".join(s.folder for s, _ in candidates)
             raise CuratorError(
                 f"{name} is archived more than once ({folders}); restore one by its folder, "
-                f"e.g. `gitcurator restore {candidates[-1][0].folder}`"
+                f"e.g. `gitcurator restore {name_arg(candidates[-1][0].folder)}`"
             )
         source, skill = candidates[0]
         live = next((s for s in tip.skills if not s.archived and identity(s) == skill), None)

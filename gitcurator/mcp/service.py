@@ -20,6 +20,7 @@ from gitcurator.mcp import catalogue, paths, uris
 from gitcurator.mcp.catalogue import Catalogue, ServedSkill
 from gitcurator.mcp.content import FileTooLarge, SkillFiles
 from gitcurator.mcp.manifest import FileDigest, mime_type, over_limits, skill_entry
+from gitcurator.render import name_arg
 from gitcurator.store.notes import NOTES_REF
 from gitcurator.telemetry import events, gitdir, journal
 
@@ -232,7 +233,7 @@ class SkillService:
             what = name if target == name else f"{name} now points to {target}, which"
             raise Refused(
                 f"{what} is archived (at {cat.archived[target]}) and not served; a person "
-                f"brings it back with `gitcurator restore {target}`"
+                f"brings it back with `gitcurator restore {name_arg(target)}`"
             )
         raise Refused(f"no skill named {name} in this library; list_skills shows what it serves")
 

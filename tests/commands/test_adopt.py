@@ -20,6 +20,6 @@ def test_adopt_makes_a_user_skill_the_agents(repo: Path) -> None:
 
 def test_a_hub_skill_is_refused_with_the_way_out(repo: Path) -> None:
     track(repo, ["helm-deploy"], "hub")
-    with pytest.raises(CuratorError, match="`gitcurator track helm-deploy --origin user` first"):
+    with pytest.raises(CuratorError, match="`gitcurator track --origin user helm-deploy` first"):
         adopt(repo, "helm-deploy")
     assert show(repo, "helm-deploy")["origin"] == "hub"

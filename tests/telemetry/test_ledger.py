@@ -440,7 +440,7 @@ def test_adopt_is_refused_for_hub_and_bundled_skills(repo: Path, origin: str) ->
     assert run_cli("track", "docker-build", "--origin", origin, "-C", str(repo)).code == 0
     result = run_cli("adopt", "docker-build", "-C", str(repo))
     assert result.code == 1
-    assert origin in result.err and "track docker-build --origin user" in result.err
+    assert origin in result.err and "track --origin user docker-build" in result.err
     assert _record_of(repo, "docker-build").origin_value == origin
     # the way out the message gives works
     assert run_cli("track", "docker-build", "--origin", "user", "-C", str(repo)).code == 0
