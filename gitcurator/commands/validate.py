@@ -129,7 +129,18 @@ def _check_repo(
         if rel in given_names
         and not any(n == rel or n.startswith(rel.rstrip("/") + "/") for n in nested_at)
     }
-    return _with_missing(result, unmatched, folders)
+    # A folder git ignores here (a vendored or cached library) holds a skill the tree does not
+    # show: it is checked on its own, as a folder in no repository is, not called empty.
+    ignored_here = {
+        raw: full for raw, full in given if raw in unmatched and (full / SKILL_FILE).is_file()
+    }
+    for raw in ignored_here:
+        del unmatched[raw]
+    checked = _with_missing(result, unmatched, folders)
+    if not ignored_here:
+        return checked
+    alone = [_check_folder(raw, full, strict) for raw, full in ignored_here.items()]
+    return _joined([checked, *alone])
 
 
 def _config_of(tree: FileTree) -> Config:
