@@ -202,7 +202,9 @@ def _budget_spent(budget: float) -> str:
 def parse_answer(content: str) -> dict[str, Any] | str:
     """The reply as a schema-valid plan, or why it is not one."""
     try:
-        doc = json.loads(content)
+        # strict=False: a raw newline inside a string is unambiguous, and the JSON grammar of
+        # llama.cpp-style servers lets a small model write one.
+        doc = json.loads(content, strict=False)
     except ValueError as exc:
         return f"not JSON ({exc.__class__.__name__}: {str(exc)[:120]})"
     except RecursionError:
