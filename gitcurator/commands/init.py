@@ -5,14 +5,14 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from gitcurator.commands.library_notes import hidden_notes, nested_notes
 from gitcurator.config import CONFIG_FILE, DEFAULT_CONFIG_TEXT, Config, parse_config
 from gitcurator.errors import EXIT_OK, NotARepository, UsageError
 from gitcurator.library import SkillsRepo, init_store, read_config
 from gitcurator.output import Result, failed, warning_line
-from gitcurator.render import findings_text, hidden_skills_note, plural
-from gitcurator.skills.check_tree import CheckResult, check_tree
+from gitcurator.render import findings_text, plural
+from gitcurator.skills.check_tree import check_tree
 from gitcurator.skills.document import find_skills
-from gitcurator.skills.nested_repos import nested_findings
 from gitcurator.store import Store
 from gitcurator.telemetry.names import refresh_names_cache
 
@@ -102,7 +102,7 @@ def _adopt(store: Store, needs_config: bool) -> Result:
     # repository should hear at once that some skills would fail the hook.
     config = parse_config((store.root / CONFIG_FILE).read_text(encoding="utf-8"))
     result = check_tree(store.worktree_tree(), skills_dir=config.skills_dir, include=config.include)
-    notes = (*_hidden_notes(result, config.skills_dir), *nested_notes(store))
+    notes = (*hidden_notes(result.hidden, config.skills_dir), *nested_notes(store))
     if not result.errors:
         return Result(text=text, notes=notes)
     return Result(
@@ -125,7 +125,7 @@ def _first_commit(store: Store, created: bool, verify: bool) -> Result:
     skills_dir = config.skills_dir if config else ""
     include = config.include if config else ()
     result = check_tree(store.scan_tree(scan), skills_dir=skills_dir, include=include)
-    hidden = _hidden_notes(result, skills_dir)
+    hidden = hidden_notes(result.hidden, skills_dir)
     if result.errors and verify:
         return failed(
             f"{plural(result.errors, 'error')} in {store.root}; nothing was written. "
@@ -160,16 +160,3 @@ def _first_commit(store: Store, created: bool, verify: bool) -> Result:
         ),
         notes=(*hidden, *nested),
     )
-
-
-def nested_notes(store: Store) -> tuple[str, ...]:
-    """A warning per folder no commit can hold because it is a repository of its own."""
-    return tuple(
-        warning_line(f"{f.path}/: {f.message}")
-        for f in nested_findings(store.nested_repositories())
-    )
-
-
-def _hidden_notes(result: CheckResult, skills_dir: str) -> tuple[str, ...]:
-    note = hidden_skills_note(result.hidden, skills_dir)
-    return (warning_line(note),) if note else ()

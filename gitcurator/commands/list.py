@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gitcurator.commands.init import nested_notes
+from gitcurator.commands.library_notes import hidden_notes, nested_notes
 from gitcurator.commands.skill_rows import load_rows
 from gitcurator.library import open_repo
 from gitcurator.lifecycle.inventory import SkillRow
-from gitcurator.output import Result, warning_line
-from gitcurator.render import hidden_skills_note
+from gitcurator.output import Result
 from gitcurator.skills.document import hidden_skill_files
 
 
@@ -20,7 +19,6 @@ def list_skills(start: Path, *, state: str | None, origin: str | None, now: str 
         config = repo.config
         hidden = hidden_skill_files(repo.store.head_entries(), config.skills_dir, config.include)
         nested = nested_notes(repo.store)
-    note = hidden_skills_note(hidden, config.skills_dir)
     rows = [
         r
         for r in loaded.rows
@@ -28,8 +26,8 @@ def list_skills(start: Path, *, state: str | None, origin: str | None, now: str 
     ]
     empty = "no skills match" if (state or origin) else "no skills yet"
     text = table(rows) if rows else empty
-    notes = (*loaded.warnings, warning_line(note)) if note else loaded.warnings
-    return Result(text=text, doc=[r.to_json() for r in rows], notes=notes + nested)
+    notes = (*loaded.warnings, *hidden_notes(hidden, config.skills_dir), *nested)
+    return Result(text=text, doc=[r.to_json() for r in rows], notes=notes)
 
 
 def table(rows: list[SkillRow]) -> str:

@@ -7,11 +7,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from gitcurator.commands.library_notes import hidden_notes
 from gitcurator.config import CONFIG_FILE, Config, parse_config
 from gitcurator.errors import EXIT_FAILURE, EXIT_OK, NotARepository, UsageError
 from gitcurator.library import SkillsRepo, open_repo
-from gitcurator.output import Result, warning_line
-from gitcurator.render import findings_text, hidden_skills_note, plural
+from gitcurator.output import Result
+from gitcurator.render import findings_text, plural
 from gitcurator.skills.check_change import check_change
 from gitcurator.skills.check_skill import Finding
 from gitcurator.skills.check_tree import CheckResult, check_tree
@@ -189,8 +190,7 @@ def _report(
     result: CheckResult, skills_dir: str, *, strict: bool, staged: bool, as_json: bool, quiet: bool
 ) -> Result:
     code = EXIT_FAILURE if result.errors else EXIT_OK
-    hidden = hidden_skills_note(result.hidden, skills_dir)
-    notes = (warning_line(hidden),) if hidden and not quiet else ()
+    notes = () if quiet else hidden_notes(result.hidden, skills_dir)
     if as_json:
         return Result(
             code,

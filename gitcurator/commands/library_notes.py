@@ -1,0 +1,25 @@
+"""The warnings `init`, `list` and `validate` give about what sits in a library and is not
+curated: SKILL.md files under dot-folders, and folders that are repositories of their own."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gitcurator.output import warning_line
+from gitcurator.render import hidden_skills_note
+from gitcurator.skills.nested_repos import nested_findings
+from gitcurator.store import Store
+
+
+def hidden_notes(hidden: Sequence[str], skills_dir: str) -> tuple[str, ...]:
+    """The warning for SKILL.md files skipped under dot-folders (none when there are none)."""
+    note = hidden_skills_note(hidden, skills_dir)
+    return (warning_line(note),) if note else ()
+
+
+def nested_notes(store: Store) -> tuple[str, ...]:
+    """A warning per folder no commit can hold because it is a repository of its own."""
+    return tuple(
+        warning_line(f"{f.path}/: {f.message}")
+        for f in nested_findings(store.nested_repositories())
+    )
