@@ -380,7 +380,7 @@ class _OneReply:
     """The model as cluster_review sees it, answering every ask with the fuzzed reply."""
 
     def __init__(self, content: str, config: Any) -> None:
-        from gitcurator.umbrella.model_client import JSON_SCHEMA
+        from gitcurator.umbrella.model_reply import JSON_SCHEMA
 
         self.settings = config.llm
         self.model = "fuzzed"
@@ -389,7 +389,7 @@ class _OneReply:
         self.content = content
 
     def ask(self, system: str, user: str, schema: Mapping[str, Any], schema_name: str) -> Any:
-        from gitcurator.umbrella.model_client import Reply
+        from gitcurator.umbrella.model_reply import Reply
 
         self.asks += 1
         return Reply(self.content, 0, 0, self.mode, 0.0)

@@ -39,7 +39,6 @@ from gitcurator.umbrella.model_errors import (
 from gitcurator.umbrella.model_reply import (
     JSON_OBJECT,
     JSON_SCHEMA,
-    SCHEMA_PROMPT,
     Reply,
     messages,
     object_format,
@@ -59,17 +58,7 @@ from gitcurator.umbrella.model_retries import (
 if TYPE_CHECKING:
     import openai
 
-__all__ = [
-    "JSON_OBJECT",
-    "JSON_SCHEMA",
-    "SCHEMA_PROMPT",
-    "BudgetSpent",
-    "ChatClient",
-    "LlmError",
-    "Reply",
-    "check_settings",
-    "endpoint_name",
-]
+__all__ = ["ChatClient"]
 
 OPENAI_API = "https://api.openai.com/v1"
 # The openai client refuses to start without a key; local endpoints ignore it.

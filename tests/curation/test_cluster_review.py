@@ -20,7 +20,7 @@ from gitcurator.curation.umbrella_plan import (
     UmbrellaPlan,
 )
 from gitcurator.umbrella.clusters import Cluster
-from gitcurator.umbrella.model_client import LlmError
+from gitcurator.umbrella.model_errors import LlmError
 
 PDF = ("pdf-extract-forms", "pdf-extract-images", "pdf-extract-tables")
 

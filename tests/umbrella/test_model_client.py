@@ -14,16 +14,9 @@ from support.fake_openai import FakeOpenAI, Response, closed_port_url, count_tok
 
 from gitcurator.config import LlmSettings
 from gitcurator.errors import ConfigError, CuratorError
-from gitcurator.umbrella.model_client import (
-    JSON_OBJECT,
-    JSON_SCHEMA,
-    SCHEMA_PROMPT,
-    ChatClient,
-    LlmError,
-    Reply,
-    check_settings,
-    endpoint_name,
-)
+from gitcurator.umbrella.model_client import ChatClient
+from gitcurator.umbrella.model_errors import LlmError, check_settings, endpoint_name
+from gitcurator.umbrella.model_reply import JSON_OBJECT, JSON_SCHEMA, SCHEMA_PROMPT, Reply
 
 PLAN_SCHEMA: dict[str, Any] = {
     "type": "object",
