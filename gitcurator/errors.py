@@ -9,6 +9,12 @@ EXIT_INTERNAL = 3
 EXIT_INTERRUPTED = 130
 
 
+# What json.loads raises on text that is not JSON: ValueError (JSONDecodeError), and
+# RecursionError for arrays or objects nested past the interpreter's depth, which a hostile
+# reply, log line or crafted file can hold. Every reader of untrusted JSON catches both.
+JSON_READ_ERRORS: tuple[type[Exception], ...] = (ValueError, RecursionError)
+
+
 class CuratorError(Exception):
     """A failure the user can act on; the message says what happened and what to do.
 

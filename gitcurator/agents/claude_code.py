@@ -25,6 +25,7 @@ from typing import Any
 
 from gitcurator.agents.events import AgentEvent, canonical_time, prompt_event_id
 from gitcurator.agents.paths import Library
+from gitcurator.errors import JSON_READ_ERRORS
 
 AGENT = "claude-code"
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit")
@@ -143,7 +144,7 @@ def parse_line(raw: bytes) -> dict[str, Any] | None:
     """One JSON line as a dict, or None (not JSON, not an object)."""
     try:
         doc = json.loads(raw)
-    except (ValueError, RecursionError):  # RecursionError: a line nested thousands deep
+    except JSON_READ_ERRORS:
         return None
     return doc if isinstance(doc, dict) else None
 

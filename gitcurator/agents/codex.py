@@ -23,6 +23,7 @@ from typing import Any
 
 from gitcurator.agents.events import AgentEvent, canonical_time, prompt_event_id
 from gitcurator.agents.paths import Library
+from gitcurator.errors import JSON_READ_ERRORS
 
 AGENT = "codex"
 HOOK_EVENTS = {"PostToolUse": "Bash|apply_patch", "UserPromptSubmit": None}
@@ -157,7 +158,7 @@ def rollout_events(line: dict[str, Any], session_id: str, library: Library) -> I
         return
     try:
         args = json.loads(payload["arguments"])
-    except (ValueError, RecursionError):
+    except JSON_READ_ERRORS:
         return
     if not isinstance(args, dict):
         return

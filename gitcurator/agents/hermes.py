@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from gitcurator.agents.events import AgentEvent, canonical_time
+from gitcurator.errors import JSON_READ_ERRORS
 
 AGENT = "hermes"
 USAGE_FILE = ".usage.json"
@@ -145,7 +146,7 @@ def _resolved(result: object) -> str | None:
     """The canonical name skill_view's JSON result gives (None unless it succeeded)."""
     try:
         doc = json.loads(result) if isinstance(result, str) else result
-    except (ValueError, RecursionError):
+    except JSON_READ_ERRORS:
         return None
     if isinstance(doc, dict) and doc.get("success") and isinstance(doc.get("name"), str):
         return str(doc["name"])

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from gitcurator.agents.settings_files import SettingsRefused
+from gitcurator.errors import JSON_READ_ERRORS
 
 MCP_NAME = "gitcurator"
 
@@ -24,7 +25,7 @@ def parse(text: str | None, path: Path) -> dict[str, Any]:
         return {}
     try:
         doc = json.loads(text, parse_constant=_not_json, parse_float=_finite)
-    except (ValueError, RecursionError) as exc:  # RecursionError: nested thousands deep
+    except JSON_READ_ERRORS as exc:
         raise SettingsRefused(
             f"{path} is not valid JSON ({exc}); fix it (JSON allows no comments or trailing "
             "commas) and connect again; nothing changed"

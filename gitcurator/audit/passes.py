@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from gitcurator.audit.trail import Entry, LoggedCommit, audit_trail
+from gitcurator.errors import JSON_READ_ERRORS
 from gitcurator.lifecycle.report import run_paths
 from gitcurator.store import Store, commits, graph, trees
 from gitcurator.store.branches import branch_names
@@ -50,7 +51,7 @@ def last_pass(store: Store) -> dict[str, Any] | None:
     raw = trees.file_at(store, source, run_paths(run_id)[1]) if source else None
     try:
         doc = json.loads(raw) if raw else {}
-    except (ValueError, RecursionError):  # RecursionError: JSON nested too deeply
+    except JSON_READ_ERRORS:
         doc = {}
     moves = [t.get("to") for t in doc.get("transitions", []) if isinstance(t, dict)]
     return {

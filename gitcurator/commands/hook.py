@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from gitcurator.agents.events import HOOKED_AGENTS
+from gitcurator.errors import JSON_READ_ERRORS
 
 MAX_PAYLOAD = 32 << 20  # bytes; a Write of a huge file is still parsed, a runaway stream not
 
@@ -81,7 +82,7 @@ def _record(agent: str, target: Any, data: bytes) -> None:
         return
     try:
         payload = json.loads(data)
-    except (ValueError, RecursionError) as exc:
+    except JSON_READ_ERRORS as exc:
         status.log_failure(target.state, agent, now(), f"payload is not JSON ({exc})")
         return
     if not isinstance(payload, dict):

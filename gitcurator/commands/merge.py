@@ -17,7 +17,7 @@ from gitcurator.audit import trail, trailers
 from gitcurator.audit.passes import BRANCH_PREFIX, run_order
 from gitcurator.commands.moves import record_archives
 from gitcurator.curation.branch_verify import check_branch
-from gitcurator.errors import CuratorError
+from gitcurator.errors import JSON_READ_ERRORS, CuratorError
 from gitcurator.library import open_repo
 from gitcurator.lifecycle.report import run_paths
 from gitcurator.output import Result
@@ -193,7 +193,7 @@ def _run_json(store: Store, tip: CommitId, run_id: str) -> dict[str, Any] | None
     data = file_at(store, tip, run_paths(run_id)[1])
     try:
         doc = json.loads(data) if data is not None else None
-    except (ValueError, RecursionError):  # RecursionError: JSON nested too deeply
+    except JSON_READ_ERRORS:
         return None
     return doc if isinstance(doc, dict) else None
 

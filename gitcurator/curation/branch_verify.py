@@ -12,7 +12,7 @@ from gitcurator.audit.branch_check import BranchFacts, CommitChange, branch_prob
 from gitcurator.audit.passes import BRANCH_PREFIX
 from gitcurator.audit.umbrella_check import UmbrellaGuards
 from gitcurator.curation.pass_inputs import skill_rows_at
-from gitcurator.errors import CuratorError
+from gitcurator.errors import JSON_READ_ERRORS, CuratorError
 from gitcurator.library import SkillsRepo, read_config
 from gitcurator.lifecycle.report import run_paths
 from gitcurator.skills.document import find_skills
@@ -107,7 +107,7 @@ def _change(store: Store, c: CommitInfo, run_id: str, repo: SkillsRepo | None) -
     if path in diff.files:
         try:
             run_json = json.loads(file_at(store, c.id, path) or b"")
-        except (ValueError, RecursionError):  # RecursionError: JSON nested too deeply
+        except JSON_READ_ERRORS:
             run_json = None
     return CommitChange(
         c.id.decode(),

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from gitcurator.errors import JSON_READ_ERRORS
 from gitcurator.umbrella.model_errors import LlmError, shorten
 
 JSON_SCHEMA = "json_schema"
@@ -77,7 +78,7 @@ def read_reply(body: str, failed: str) -> tuple[str, int, int]:
     message of the LlmError raised when it holds no usable content."""
     try:
         doc = json.loads(body)
-    except (ValueError, RecursionError):  # RecursionError: JSON nested too deeply
+    except JSON_READ_ERRORS:
         raise LlmError(
             f"{failed}: the reply is not JSON: {shorten(body)!r}; "
             "is llm.base_url an OpenAI-compatible endpoint?"
