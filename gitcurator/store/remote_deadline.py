@@ -28,11 +28,14 @@ from gitcurator.errors import ConfigError
 
 ENV = "GITCURATOR_REMOTE_TIMEOUT"
 DEFAULT_TIMEOUT = 30.0
+# The longest silence accepted: socket timeouts and select() overflow the platform's time_t
+# somewhere above 1e9 s (an internal error, exit 3, for bad input); a day is already forever.
+MAX_TIMEOUT = 86400.0
 
 
 def remote_timeout(env: Mapping[str, str] | None = None) -> float:
     """$GITCURATOR_REMOTE_TIMEOUT seconds (DEFAULT_TIMEOUT when unset); ConfigError naming
-    the variable for a value that is not a positive finite number."""
+    the variable for a value that is not a positive number up to MAX_TIMEOUT."""
     raw = (os.environ if env is None else env).get(ENV)
     if raw is None or not raw.strip():
         return DEFAULT_TIMEOUT
@@ -40,10 +43,11 @@ def remote_timeout(env: Mapping[str, str] | None = None) -> float:
         value = float(raw.strip())
     except ValueError:
         value = math.nan
-    if not math.isfinite(value) or value <= 0:
+    if not math.isfinite(value) or not 0 < value <= MAX_TIMEOUT:
         raise ConfigError(
-            f"{ENV} is {raw!r}; it must be a positive number of seconds (how long a remote "
-            f"may stay silent), e.g. {ENV}=30, or unset for {DEFAULT_TIMEOUT:g}"
+            f"{ENV} is {raw!r}; it must be a positive number of seconds up to "
+            f"{MAX_TIMEOUT:g} (how long a remote may stay silent), e.g. {ENV}=30, or unset "
+            f"for {DEFAULT_TIMEOUT:g}"
         )
     return value
 

@@ -12,6 +12,7 @@ from gitcurator.errors import ConfigError
 from gitcurator.store.remote_deadline import (
     DEFAULT_TIMEOUT,
     ENV,
+    MAX_TIMEOUT,
     SilenceBoundSSHVendor,
     remote_timeout,
     timed_out,
@@ -20,14 +21,22 @@ from gitcurator.store.remote_deadline import (
 
 @pytest.mark.parametrize(
     ("value", "seconds"),
-    [(None, DEFAULT_TIMEOUT), ("", DEFAULT_TIMEOUT), ("5", 5.0), (" 2.5 ", 2.5)],
+    [
+        (None, DEFAULT_TIMEOUT),
+        ("", DEFAULT_TIMEOUT),
+        ("5", 5.0),
+        (" 2.5 ", 2.5),
+        (str(MAX_TIMEOUT), MAX_TIMEOUT),
+    ],
 )
 def test_the_timeout_comes_from_the_environment(value: str | None, seconds: float) -> None:
     env = {} if value is None else {ENV: value}
     assert remote_timeout(env) == seconds
 
 
-@pytest.mark.parametrize("value", ["abc", "nan", "-1", "0", "inf", "-inf", "1e999", "30s"])
+@pytest.mark.parametrize(
+    "value", ["abc", "nan", "-1", "0", "inf", "-inf", "1e999", "30s", "1e10", "86401"]
+)
 def test_a_value_that_is_not_a_positive_finite_number_is_refused_by_name(value: str) -> None:
     with pytest.raises(ConfigError) as caught:
         remote_timeout({ENV: value})
