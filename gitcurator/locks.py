@@ -186,7 +186,12 @@ def release_lock_file(path: str | bytes) -> None:
 def own_lock_files() -> list[str]:
     """The lock files this thread created and has not released."""
     me = threading.get_ident()
-    return sorted(path for path, (_, _, thread) in _own_lock_files.items() if thread == me)
+    # dict.copy() runs in C under the GIL, so it cannot see another thread's insert half-way
+    # (walking the dict itself raised "dictionary changed size during iteration" on the way
+    # out of a command while the MCP server's threads wrote). No lock: a signal handler runs
+    # this in the thread that may be inside claim_lock_file, and a lock would deadlock it.
+    noted = _own_lock_files.copy()
+    return sorted(path for path, (_, _, thread) in noted.items() if thread == me)
 
 
 def remove_own_lock_files() -> list[str]:

@@ -21,6 +21,7 @@ from support.repos import run_process
 from gitcurator.locks import (
     LockBusy,
     PassBusy,
+    claim_lock_file,
     file_lock,
     notes_lock,
     own_lock_files,
@@ -327,3 +328,37 @@ def test_a_thread_removes_only_the_lock_files_it_created(tmp_path: Path) -> None
     worker.join()
     assert remove_own_lock_files() == []
     assert theirs.exists()
+
+
+def test_the_lock_files_are_listed_while_another_thread_notes_new_ones(tmp_path: Path) -> None:
+    # The MCP server's threads write through dulwich while one command ends in another.
+    fd = os.open(own_lock(tmp_path / "mine.lock"), os.O_RDONLY)
+    stop, noted = threading.Event(), []
+
+    def note_locks() -> None:
+        # A bounded churn of notes and releases: the dict changes size all the time.
+        turn = 0
+        while not stop.is_set():
+            path = str(tmp_path / f"{turn % 64}.lock")
+            if turn % 128 < 64:
+                claim_lock_file(path, fd)
+                noted.append(path)
+            else:
+                release_lock_file(path)
+            turn += 1
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible
+    worker = threading.Thread(target=note_locks)
+    worker.start()
+    try:
+        for _ in range(5000):
+            assert own_lock_files() == [str(tmp_path / "mine.lock")]
+    finally:
+        stop.set()
+        worker.join()
+        sys.setswitchinterval(old)
+        for path in set(noted):
+            release_lock_file(path)
+        os.close(fd)
+    assert remove_own_lock_files() == [str(tmp_path / "mine.lock")]
