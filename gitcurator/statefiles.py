@@ -37,6 +37,9 @@ SCHEDULE_LOCK = "schedule.lock"  # a read and write of the schedule
 # Per-clone state.
 SCHEDULE_FILE = "schedule.json"  # when automatic passes last ran, whether they are paused
 
+# What a person asked for: `gitcurator report --html` writes the health page here by default.
+REPORT_HTML = "report.html"
+
 # Caches, rebuilt when missing or damaged.
 RECORDS_CACHE = "records-cache.json"  # usage records of one notes commit
 FRONTMATTER_NAMES_CACHE = "frontmatter-names.json"  # SKILL.md blob -> its `name:`
