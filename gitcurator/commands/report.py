@@ -17,24 +17,29 @@ from typing import Any
 
 from gitcurator.audit.passes import read_trail, run_order
 from gitcurator.audit.trail import Entry
+from gitcurator.commands.catalogue_entries import library_catalogue
 from gitcurator.commands.skill_rows import load_rows
 from gitcurator.errors import JSON_READ_ERRORS, CuratorError
 from gitcurator.health.model import PassRecord, build_page
 from gitcurator.health.page import TEMPLATE, render_page
 from gitcurator.health.usage_weeks import UseDelta, use_delta, weekly_heat
 from gitcurator.library import SkillsRepo, open_repo
-from gitcurator.lifecycle.catalogue_cost import CatalogueCost, catalogue_cost
 from gitcurator.lifecycle.inventory import SkillRow
 from gitcurator.lifecycle.report import run_paths
 from gitcurator.output import Result
-from gitcurator.skills.document import SkillParseError, find_skills, parse_skill_md
-from gitcurator.statefiles import REPORT_HTML, state_folder, write_atomic
+from gitcurator.statefiles import (
+    REPORT_HTML,
+    USAGE_DELTAS_CACHE,
+    read_json,
+    state_folder,
+    write_atomic,
+    write_cache_json,
+)
 from gitcurator.store import ObjectID, Store, trees
 from gitcurator.store.notes import key_id, read_blobs
-from gitcurator.store.notes_history import notes_history
-from gitcurator.telemetry import ledger
+from gitcurator.store.notes_history import NoteChange, notes_history
 from gitcurator.telemetry.records import UsageRecord, from_doc
-from gitcurator.token_counter import token_counter
+from gitcurator.timeutil import format_time
 
 HEAT_WEEKS = 12
 HEAT_TOP = 40  # rows of the heat map: the page stays readable and fast at 10,000 skills
@@ -62,15 +67,14 @@ def report_html(start: Path, *, output: Path | None, now: str | None) -> Result:
     with open_repo(start) as repo:
         target = _target(repo, output)
         loaded = load_rows(repo, now)
-        records = ledger.load_notes(repo.store).records
         passes = [PassRecord(e, _run_doc(repo.store, e)) for e in _passes(repo.store)]
-        deltas = _use_deltas(repo.store, loaded.rows, loaded.now, records)
+        deltas = _use_deltas(repo.store, loaded.rows, loaded.now)
         page = build_page(
             library=repo.root.name,
             rows=loaded.rows,
             passes=passes,
             heat=weekly_heat(deltas, loaded.now, HEAT_WEEKS, HEAT_TOP),
-            catalogue=_catalogue(repo, loaded.rows),
+            catalogue=library_catalogue(repo, loaded.rows),
             now=loaded.now,
         )
     template = resources.files("gitcurator.health").joinpath(TEMPLATE).read_text("utf-8")
@@ -124,28 +128,62 @@ def _run_doc(store: Store, entry: Entry) -> dict[str, Any] | None:
     return doc if isinstance(doc, dict) else None
 
 
-def _use_deltas(
-    store: Store, rows: list[SkillRow], now: datetime, records: dict[str, UsageRecord]
+def _use_deltas(store: Store, rows: list[SkillRow], now: datetime) -> list[UseDelta]:
+    """What each notes commit of the heat map's weeks added to each skill's uses, through a
+    cache by notes commit (a commit's differences never change)."""
+    since = format_time(now - timedelta(weeks=HEAT_WEEKS + 1))
+    names = {key_id(r.name): r.name for r in rows}
+    cache_path = state_folder(Path(store.repo.commondir())) / USAGE_DELTAS_CACHE
+    cached = _read_deltas(read_json(cache_path))
+    fresh: dict[str, list[UseDelta]] = {}
+    for commit in notes_history(store, since, cached):
+        if commit.commit in cached:
+            fresh[commit.commit] = cached[commit.commit]
+            continue
+        fresh[commit.commit] = _commit_deltas(store, commit.time, commit.changes, names)
+    if fresh.keys() != cached.keys():
+        write_cache_json(cache_path, {c: [_delta_doc(d) for d in ds] for c, ds in fresh.items()})
+    # A skill renamed since: its old name is no row, and the page shows rows' names only.
+    known = set(names.values())
+    return [d for ds in fresh.values() for d in ds if d.skill in known]
+
+
+def _commit_deltas(
+    store: Store, time: str, changes: tuple[NoteChange, ...], names: dict[str, str]
 ) -> list[UseDelta]:
-    """What each notes commit of the heat map's weeks added to each skill's uses."""
-    since = (now - timedelta(weeks=HEAT_WEEKS + 1)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    names = {key_id(n): n for n in {*(r.name for r in rows), *records}}
-    found: list[UseDelta] = []
-    for commit in notes_history(store, since):
-        wanted = [c for c in commit.changes if c.annotated in names]
-        blobs = read_blobs(store, [b for c in wanted for b in (c.before, c.after) if b is not None])
-        for change in wanted:
-            name = names[change.annotated]
-            after = _record(name, blobs[change.after])
-            before = _record(name, blobs[change.before]) if change.before else None
-            if after is None:
-                continue
-            try:
-                delta = use_delta(name, commit.time, before, after)
-            except (TypeError, ValueError, AttributeError):
-                continue  # a hand-edited note whose counters are not numbers
-            if delta is not None:
-                found.append(delta)
+    wanted = [c for c in changes if c.annotated in names]
+    blobs = read_blobs(store, [b for c in wanted for b in (c.before, c.after) if b is not None])
+    found = []
+    for change in wanted:
+        name = names[change.annotated]
+        after = _record(name, blobs[change.after])
+        before = _record(name, blobs[change.before]) if change.before else None
+        if after is None:
+            continue
+        try:
+            delta = use_delta(name, time, before, after)
+        except (TypeError, ValueError, AttributeError):
+            continue  # a hand-edited note whose counters are not numbers
+        if delta is not None:
+            found.append(delta)
+    return found
+
+
+def _delta_doc(d: UseDelta) -> list[Any]:
+    return [d.skill, d.at, d.uses, dict(d.by_source)]
+
+
+def _read_deltas(doc: object) -> dict[str, list[UseDelta]]:
+    """The cache's deltas by notes commit; a damaged entry is dropped (and diffed again)."""
+    found: dict[str, list[UseDelta]] = {}
+    for commit, items in doc.items() if isinstance(doc, dict) else ():
+        try:
+            found[commit] = [
+                UseDelta(str(s), str(at), int(n), {str(k): int(v) for k, v in src.items()})
+                for s, at, n, src in items
+            ]
+        except (TypeError, ValueError, AttributeError):
+            continue
     return found
 
 
@@ -160,25 +198,3 @@ def _record(name: str, data: bytes) -> UsageRecord | None:
         return from_doc(doc) if isinstance(doc, dict) and doc.get("skill") == name else None
     except (KeyError, TypeError, AttributeError):
         return None
-
-
-def _catalogue(repo: SkillsRepo, rows: list[SkillRow]) -> CatalogueCost:
-    """What the live skills' names and descriptions cost every prompt."""
-    paths = repo.store.head_paths()
-    skill_md = {
-        loc.folder: loc.skill_md
-        for loc in find_skills(paths, repo.config.skills_dir, repo.config.include)
-        if not loc.archived
-    }
-    entries = []
-    for row in rows:
-        if row.state == "archived" or row.path not in skill_md:
-            continue
-        blob = paths.get(skill_md[row.path])
-        try:
-            description = parse_skill_md(repo.store.read_blob(blob)).description if blob else None
-        except SkillParseError:
-            description = None  # a broken SKILL.md: its name is still listed
-        entries.append((row.name, description or ""))
-    count, tokenizer = token_counter()
-    return catalogue_cost(entries, count, tokenizer)

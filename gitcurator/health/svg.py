@@ -57,7 +57,7 @@ def state_chart(points: Sequence[StatePoint]) -> str:
         return _empty(label, "no skills yet")
     left, bottom, head, plot_h = 44.0, 46.0, 24.0, 180.0
     slot = max(28.0, min(72.0, 640.0 / len(points)))
-    width = left + slot * len(points) + 12
+    width = max(left + slot * len(points) + 12, 300.0)  # room for the legend
     height = head + plot_h + bottom
     body = [_legend([(f"s-{s}", s) for s in STATES], left, 14)]
     for tick in (0, top / 2, top):
@@ -120,7 +120,7 @@ def heat_chart(heat: HeatMap) -> str:
             )
         )
     for j, week in enumerate(heat.weeks):
-        if j % 2 == 0:
+        if (len(heat.weeks) - 1 - j) % 3 == 0:  # every third week, ending at this one
             x = names_w + j * cell + cell / 2
             body.append(
                 f'<text class="axis" x="{x:.1f}" y="{head - 8:g}" text-anchor="middle">'

@@ -8,6 +8,7 @@ its new note less its old one. The health page folds those differences into uses
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -34,17 +35,24 @@ class NoteChange:
 
 @dataclass(frozen=True, slots=True)
 class NotesCommit:
-    """A notes commit, its time (canonical UTC) and the notes it added or changed."""
+    """A notes commit, its time (canonical UTC) and the notes it added or changed (left
+    empty for a commit the caller said it knows)."""
 
+    commit: str
     time: str
     changes: tuple[NoteChange, ...]
 
 
 def notes_history(
-    store: Store, since: str, limit: int = 1000, ref: bytes = NOTES_REF
+    store: Store,
+    since: str,
+    known: Container[str] = frozenset(),
+    limit: int = 1000,
+    ref: bytes = NOTES_REF,
 ) -> list[NotesCommit]:
     """The notes commits on `ref`'s first-parent line committed at `since` or later (at most
-    `limit`, newest first), each with the notes it changed against its first parent."""
+    `limit`, newest first), each with the notes it changed against its first parent; commits
+    in `known` (hex ids) are listed without being diffed."""
     found: list[NotesCommit] = []
     differ = TreeDiffer(store)
     sha = ref_value(store, ref)
@@ -55,6 +63,10 @@ def notes_history(
         time = format_time(datetime.fromtimestamp(commit.commit_time, UTC))
         if time < since:
             break
+        if sha.decode() in known:
+            found.append(NotesCommit(sha.decode(), time, ()))
+            sha = commit.parents[0] if commit.parents else None
+            continue
         parent = store.repo[commit.parents[0]] if commit.parents else None
         old_tree = parent.tree if isinstance(parent, Commit) else None
         diff = differ.diff(old_tree, commit.tree)
@@ -64,6 +76,6 @@ def notes_history(
             if now is None or len(hexpath) != 40 or not is_hex_id(hexpath.encode()):
                 continue  # a key blob, a note removed, a file that is no note
             changes.append(NoteChange(hexpath, was[0] if was else None, now[0]))
-        found.append(NotesCommit(time, tuple(changes)))
+        found.append(NotesCommit(sha.decode(), time, tuple(changes)))
         sha = commit.parents[0] if commit.parents else None
     return found
