@@ -19,23 +19,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# Chromium's path and flags: the tests' (tests/support/browser.py); playwright is in `test`.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from bench_validate_init import GITCURATOR, bench_env, timed, work_dir
 from make_library import make_library
+from support.browser import CHROMIUM, FLAGS
 
 from gitcurator.statefiles import DESCRIPTIONS_CACHE, USAGE_DELTAS_CACHE
 
 NOW = "2026-11-30T09:00:00Z"
 WEEKS = ("2026-11-09", "2026-11-16", "2026-11-23", "2026-11-30")
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def build(work: Path, skills: int, env: dict[str, str]) -> Path:
@@ -77,7 +70,7 @@ def chromium_load(page_path: Path, runs: int = 3) -> list[float]:
     found = []
     errors: list[str] = []
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS)
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         for _ in range(runs):
             context = browser.new_context(viewport={"width": 1280, "height": 800})
             page = context.new_page()
@@ -112,7 +105,7 @@ def main() -> None:
                 f"page {size / 1024:.0f} KiB"
             )
             largest = page
-        if largest is not None and Path("/usr/bin/chromium").exists():
+        if largest is not None and Path(CHROMIUM).exists():
             loads = chromium_load(largest)
             print(
                 f"Chromium, {sizes[-1]} skills: opened in "

@@ -94,7 +94,7 @@ def report(start: Path, html: bool, output: Path | None, now: str | None, as_jso
         raise click.UsageError("-o/--output goes with --html")
     if html:
         return emit(report_html(start, output=output, now=now), as_json=as_json)
-    return emit(read_report(start, now=now), as_json=as_json)
+    return emit(read_report(start), as_json=as_json)
 
 
 @cli.command()

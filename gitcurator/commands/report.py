@@ -45,7 +45,7 @@ HEAT_WEEKS = 12
 HEAT_TOP = 40  # rows of the heat map: the page stays readable and fast at 10,000 skills
 
 
-def report(start: Path, *, now: str | None) -> Result:
+def report(start: Path) -> Result:
     """The newest pass's REPORT.md (pending review or merged), or a line saying there is none."""
     with open_repo(start) as repo:
         passes = _passes(repo.store)

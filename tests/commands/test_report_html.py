@@ -6,18 +6,22 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from support.browser import browser, open_page
 from support.health_pages import html_of, many_rows, page_of
-from support.repos import run_cli
+from support.repos import git, run_cli
 
 from gitcurator import statefiles
+from gitcurator.health.usage_weeks import week_start
+from gitcurator.timeutil import format_time
 
 NOW = "2026-11-30T09:00:00Z"
 
@@ -205,3 +209,50 @@ def test_a_read_only_folder_is_a_clear_error_even_for_root(
     assert done.code == 1, done
     assert f"{folder / 'page.html'} cannot be written (Permission denied)" in done.err
     assert not list(folder.iterdir())
+
+
+def _heat_cells(html: str) -> dict[tuple[str, str], int]:
+    """(skill, week) -> uses, read from the heat map's cell titles."""
+    cells = re.findall(r"<title>([^<,]+), week of (\d{4}-\d\d-\d\d): (\d+)</title>", html)
+    return {(name, week): int(n) for name, week, n in cells if int(n)}
+
+
+def test_the_heat_map_counts_each_flush_in_the_week_of_its_uses(repo: Path) -> None:
+    now = datetime.now(UTC).replace(microsecond=0)
+    early, late = format_time(now - timedelta(days=20)), format_time(now - timedelta(days=6))
+    assert run_cli("record", "use", "pdf-extract", "--at", early, "-C", str(repo)).code == 0
+    assert run_cli("flush", "-C", str(repo)).code == 0
+    for _ in range(2):
+        assert (
+            run_cli(
+                "record", "use", "pdf-extract", "docker-build", "--at", late, "-C", str(repo)
+            ).code
+            == 0
+        )
+    assert run_cli("flush", "-C", str(repo)).code == 0
+    args = ("report", "--html", "-C", str(repo), "--now", format_time(now))
+    path = Path(run_cli(*args).out.strip())
+    expected = {
+        ("pdf-extract", week_start(early)): 1,
+        ("pdf-extract", week_start(late)): 2,
+        ("docker-build", week_start(late)): 2,
+    }
+    assert _heat_cells(path.read_text()) == expected
+    # The weeks come from the cache the second time, and a damaged cache is rebuilt.
+    state = repo / ".git" / statefiles.STATE_DIR
+    assert (state / statefiles.USAGE_DELTAS_CACHE).is_file()
+    assert _heat_cells(Path(run_cli(*args).out.strip()).read_text()) == expected
+    for cache in (statefiles.USAGE_DELTAS_CACHE, statefiles.DESCRIPTIONS_CACHE):
+        (state / cache).write_text('{"x": [[1, 2]], "y": 3')
+    assert _heat_cells(Path(run_cli(*args).out.strip()).read_text()) == expected
+
+
+def test_the_catalogue_counts_live_skills_and_survives_a_broken_skill_md(repo: Path) -> None:
+    first = json.loads(run_cli("report", "--html", "--json", "-C", str(repo)).out)["catalogue"]
+    assert first["skills"] == 3 and first["tokens"] > 0
+    (repo / "pdf-extract" / "SKILL.md").write_text("---\nname: [unclosed\n---\n")
+    git("commit", "-qam", "break it", "--no-verify", cwd=repo)  # past validation, as git lets
+    done = run_cli("report", "--html", "--json", "-C", str(repo))
+    assert done.code == 0, done
+    again = json.loads(done.out)["catalogue"]
+    assert again["skills"] == 3 and 0 < again["tokens"] < first["tokens"]  # name, no description
