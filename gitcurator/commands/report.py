@@ -136,11 +136,12 @@ def _use_deltas(store: Store, rows: list[SkillRow], now: datetime) -> list[UseDe
     cache_path = state_folder(Path(store.repo.commondir())) / USAGE_DELTAS_CACHE
     cached = _read_deltas(read_json(cache_path))
     fresh: dict[str, list[UseDelta]] = {}
+    decoded: dict[bytes, UsageRecord | None] = {}
     for commit in notes_history(store, since, cached):
         if commit.commit in cached:
             fresh[commit.commit] = cached[commit.commit]
             continue
-        fresh[commit.commit] = _commit_deltas(store, commit.time, commit.changes, names)
+        fresh[commit.commit] = _commit_deltas(store, commit.time, commit.changes, names, decoded)
     if fresh.keys() != cached.keys():
         write_cache_json(cache_path, {c: [_delta_doc(d) for d in ds] for c, ds in fresh.items()})
     # A skill renamed since: its old name is no row, and the page shows rows' names only.
@@ -149,16 +150,24 @@ def _use_deltas(store: Store, rows: list[SkillRow], now: datetime) -> list[UseDe
 
 
 def _commit_deltas(
-    store: Store, time: str, changes: tuple[NoteChange, ...], names: dict[str, str]
+    store: Store,
+    time: str,
+    changes: tuple[NoteChange, ...],
+    names: dict[str, str],
+    decoded: dict[bytes, UsageRecord | None],
 ) -> list[UseDelta]:
+    """The uses one notes commit added; `decoded` keeps the records read so far by blob (one
+    commit's old note is the next older commit's new one: each is read once)."""
     wanted = [c for c in changes if c.annotated in names]
-    blobs = read_blobs(store, [b for c in wanted for b in (c.before, c.after) if b is not None])
+    blobs = [b for c in wanted for b in (c.before, c.after) if b is not None and b not in decoded]
+    for blob, data in read_blobs(store, blobs).items():
+        decoded[blob] = _record(data)
     found = []
     for change in wanted:
         name = names[change.annotated]
-        after = _record(name, blobs[change.after])
-        before = _record(name, blobs[change.before]) if change.before else None
-        if after is None:
+        after = decoded[change.after]
+        before = decoded[change.before] if change.before else None
+        if after is None or after.skill != name or (before and before.skill != name):
             continue
         try:
             delta = use_delta(name, time, before, after)
@@ -187,7 +196,7 @@ def _read_deltas(doc: object) -> dict[str, list[UseDelta]]:
     return found
 
 
-def _record(name: str, data: bytes) -> UsageRecord | None:
+def _record(data: bytes) -> UsageRecord | None:
     # Not schema-checked (2 s at 10,000 notes): a note of the wrong shape is skipped, and
     # `list` and `status` warn about it.
     try:
@@ -195,6 +204,6 @@ def _record(name: str, data: bytes) -> UsageRecord | None:
     except JSON_READ_ERRORS:
         return None
     try:
-        return from_doc(doc) if isinstance(doc, dict) and doc.get("skill") == name else None
+        return from_doc(doc) if isinstance(doc, dict) else None
     except (KeyError, TypeError, AttributeError):
         return None

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from support.browser import browser, open_page
 from support.health_pages import html_of, many_rows, page_of
-from support.repos import git, run_cli
+from support.repos import corrupt_note, git, run_cli
 
 from gitcurator import statefiles
 from gitcurator.health.usage_weeks import week_start
@@ -256,3 +256,22 @@ def test_the_catalogue_counts_live_skills_and_survives_a_broken_skill_md(repo: P
     assert done.code == 0, done
     again = json.loads(done.out)["catalogue"]
     assert again["skills"] == 3 and 0 < again["tokens"] < first["tokens"]  # name, no description
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "not json",
+        '{"skill": "pdf-extract", "hosts": {"h": {"use_count": "many", "view_count": 0}}}',
+        '{"skill": "someone-else", "version": 1, "hosts": {}}',
+        "[" * 100_000,
+    ],
+)
+def test_a_corrupt_note_in_the_history_is_skipped(repo: Path, note: str) -> None:
+    assert run_cli("record", "use", "pdf-extract", "docker-build", "-C", str(repo)).code == 0
+    assert run_cli("flush", "-C", str(repo)).code == 0
+    corrupt_note(repo, "pdf-extract", note)
+    done = run_cli("report", "--html", "-C", str(repo))
+    assert done.code == 0, done
+    cells = _heat_cells(Path(done.out.strip()).read_text())
+    assert {name for name, _ in cells} == {"pdf-extract", "docker-build"}  # the good flush
