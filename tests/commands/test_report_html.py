@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import stat
 import time
 from collections.abc import Iterator
@@ -26,11 +27,24 @@ from gitcurator.timeutil import format_time
 NOW = "2026-11-30T09:00:00Z"
 
 
-@pytest.fixture
-def demo(tmp_path: Path) -> Path:
-    root = tmp_path / "demo"
-    assert run_cli("demo", str(root), "--now", NOW).code == 0
+@pytest.fixture(scope="module")
+def built_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo library, built once (seconds) with a HOME and git config of its own: the
+    autouse isolation of conftest is per test and comes after a module fixture."""
+    home = tmp_path_factory.mktemp("demo-home")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HOME", str(home))
+        mp.setenv("GIT_CONFIG_NOSYSTEM", "1")
+        mp.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+        root = tmp_path_factory.mktemp("demo") / "library"
+        assert run_cli("demo", str(root), "--now", NOW).code == 0
     return root
+
+
+@pytest.fixture
+def demo(built_demo: Path, tmp_path: Path) -> Path:
+    """A copy of the demo library each test may change."""
+    return Path(shutil.copytree(built_demo, tmp_path / "demo", symlinks=True))
 
 
 @pytest.fixture(scope="module")
