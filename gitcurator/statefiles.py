@@ -37,6 +37,9 @@ SCHEDULE_LOCK = "schedule.lock"  # a read and write of the schedule
 # Per-clone state.
 SCHEDULE_FILE = "schedule.json"  # when automatic passes last ran, whether they are paused
 
+# What a person asked for: `gitcurator report --html` writes the health page here by default.
+REPORT_HTML = "report.html"
+
 # Caches, rebuilt when missing or damaged.
 RECORDS_CACHE = "records-cache.json"  # usage records of one notes commit
 FRONTMATTER_NAMES_CACHE = "frontmatter-names.json"  # SKILL.md blob -> its `name:`
@@ -46,6 +49,9 @@ TREE_CACHE = "tree-cache.json"  # the file listing of the last tree asked for
 # near-duplicate guard compares a new skill with, kept so a commit does not re-read and
 # re-tokenise every SKILL.md (seconds at 10,000 skills). Content-addressed: never stale.
 WORDS_CACHE = "similar-words.json"
+DESCRIPTIONS_CACHE = "descriptions.json"  # SKILL.md blob -> its `description:` (the catalogue)
+# Notes commit -> the uses it added per skill (the health page's weeks); a commit never changes.
+USAGE_DELTAS_CACHE = "usage-deltas.json"
 
 _read_only = False
 

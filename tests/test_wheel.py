@@ -44,6 +44,7 @@ def test_wheel_contains_schemas_hook_and_demo_skills(wheel: Path) -> None:
     for schema in (ROOT / "schemas").glob("*.schema.json"):
         assert f"gitcurator/schemas/{schema.name}" in names
     assert "gitcurator/hooks/pre-commit" in names
+    assert "gitcurator/health/report.html.j2" in names  # the health page's template
     for skill in (ROOT / "gitcurator" / "demo" / "skills").glob("*.md"):
         assert f"gitcurator/demo/skills/{skill.name}" in names
 

@@ -1,4 +1,4 @@
-"""Commands that read: list, show, status, log, resolve, clusters."""
+"""Commands that read: list, show, status, log, report, resolve, clusters."""
 
 from __future__ import annotations
 
@@ -64,6 +64,37 @@ def log(start: Path, as_json: bool) -> int:
     from gitcurator.commands.log import log as run
 
     return emit(run(start), as_json=as_json)
+
+
+@cli.command()
+@click.option("--html", is_flag=True, help="Write the health page (one self-contained HTML file).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="With --html: write the page to FILE (default .git/gitcurator/report.html).",
+    metavar="FILE",
+)
+@now_option
+@json_option
+@repo_option
+def report(start: Path, html: bool, output: Path | None, now: str | None, as_json: bool) -> int:
+    """The newest pass's REPORT.md; with --html, the health page.
+
+    The page shows skills by state over time, uses per week, the umbrellas, the passes and
+    the one pending review, what the catalogue costs in tokens, and a sortable table of every
+    skill. It needs no network: open the path it prints in a browser.
+
+    Example: gitcurator report --html -o ~/health.html
+    """
+    from gitcurator.commands.report import report as read_report
+    from gitcurator.commands.report import report_html
+
+    if output is not None and not html:
+        raise click.UsageError("-o/--output goes with --html")
+    if html:
+        return emit(report_html(start, output=output, now=now), as_json=as_json)
+    return emit(read_report(start), as_json=as_json)
 
 
 @cli.command()

@@ -6,7 +6,8 @@ it), staging (`git add` + `git commit` of it), index, objects, trees and diff (t
 diff), commits, refs (the one compare-and-swap), branches (advance one with its work tree;
 publish a commit on it), checkout (the work tree following a tree change), worktree_status
 (whether it safely can), tree_merge (three-way merges and reverts in memory), graph (parent
-walks), history (the cached walk `lifecycle.skill_history` folds), notes, interrupts,
+walks), history (the cached walk `lifecycle.skill_history` folds), notes and
+notes_history (what each notes commit changed), interrupts,
 lock_files (dulwich's `.lock` files made safe against interrupts), stale_locks (those a
 killed process left), and remotes (remote, remote_url, transport, remote_deadline,
 credentials). Who commits and when is a `Signature` that the shell (`gitcurator.library`)

@@ -1,0 +1,291 @@
+"""`gitcurator report [--html]`: the newest REPORT.md, and the health page opened in a real
+headless Chromium (no console error, no request but the file, the charts, every skill across
+the table's pages, sorting, dark mode, a screenshot), on the demo and on 10,000 skills."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import stat
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support.browser import browser, open_page
+from support.health_pages import html_of, many_rows, page_of
+from support.repos import corrupt_note, git, run_cli
+
+from gitcurator import statefiles
+from gitcurator.health.usage_weeks import week_start
+from gitcurator.timeutil import format_time
+
+NOW = "2026-11-30T09:00:00Z"
+
+
+@pytest.fixture(scope="module")
+def built_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo library, built once (seconds) with a HOME and git config of its own: the
+    autouse isolation of conftest is per test and comes after a module fixture."""
+    home = tmp_path_factory.mktemp("demo-home")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HOME", str(home))
+        mp.setenv("GIT_CONFIG_NOSYSTEM", "1")
+        mp.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+        root = tmp_path_factory.mktemp("demo") / "library"
+        assert run_cli("demo", str(root), "--now", NOW).code == 0
+    return root
+
+
+@pytest.fixture
+def demo(built_demo: Path, tmp_path: Path) -> Path:
+    """A copy of the demo library each test may change."""
+    return Path(shutil.copytree(built_demo, tmp_path / "demo", symlinks=True))
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    with browser() as launched:
+        yield launched
+
+
+def _all_rows(page: Any) -> list[list[str]]:
+    """Every row of the skills table, page after page."""
+    seen: list[list[str]] = []
+    while True:
+        seen += page.eval_on_selector_all(
+            "#skill-table tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))"
+        )
+        if page.is_disabled("#next"):
+            return seen
+        page.click("#next")
+
+
+def test_report_prints_the_newest_pass_or_says_there_is_none(demo: Path, repo: Path) -> None:
+    shown = run_cli("report", "-C", str(demo))
+    assert shown.code == 0 and shown.out.startswith("# Curator pass 20261130-090000")
+    doc = json.loads(run_cli("report", "-C", str(demo), "--json").out)
+    assert doc["run_id"] == "20261130-090000" and doc["status"] == "pending review"
+    none = run_cli("report", "-C", str(repo))
+    assert none.code == 0 and "no pass yet" in none.out
+
+
+def test_the_demo_page_in_chromium(demo: Path, chromium: Any, tmp_path: Path) -> None:
+    done = run_cli("report", "--html", "-C", str(demo), "--now", NOW)
+    assert done.code == 0, done
+    path = Path(done.out.strip())
+    assert path == demo / ".git" / statefiles.STATE_DIR / statefiles.REPORT_HTML
+    page, visit = open_page(chromium, path)
+    assert visit.errors == []
+    assert visit.requests == [path.as_uri()]  # nothing fetched: no script, font or style
+    assert page.locator("svg.chart").count() == 3
+    assert page.locator("#heat svg rect.cell").count() > 0  # the demo has uses
+    assert page.text_content("#skill-count") == "32"
+    assert "20261130-090000" in (page.text_content("#pending") or "")
+    rows = _all_rows(page)
+    assert len(rows) == 32 and len({r[0] for r in rows}) == 32
+    shot = tmp_path / "report-demo.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+    print(f"screenshot: {shot}")
+    page.context.close()
+
+
+def test_sorting_a_column_orders_the_rows(demo: Path, chromium: Any) -> None:
+    path = Path(run_cli("report", "--html", "-C", str(demo), "--now", NOW).out.strip())
+    page, visit = open_page(chromium, path)
+    page.click("#skill-table th:nth-child(5) button")  # uses: most first
+    uses = [int(r[4]) for r in _all_rows(page)]
+    assert uses == sorted(uses, reverse=True) and uses[0] > 0
+    page.click("#skill-table th:nth-child(5) button")
+    page.click("#skill-table th:nth-child(1) button")  # back to the first page: by name
+    names = [r[0] for r in _all_rows(page)]
+    assert names == sorted(names)
+    page.fill("#filter", "pdf-")
+    assert all(r[0].startswith("pdf-") for r in _all_rows(page))
+    assert visit.errors == []
+    page.context.close()
+
+
+def test_dark_mode_follows_the_system(demo: Path, chromium: Any, tmp_path: Path) -> None:
+    path = Path(run_cli("report", "--html", "-C", str(demo), "--now", NOW).out.strip())
+    page, _ = open_page(chromium, path)
+    light = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    page.emulate_media(color_scheme="dark")
+    dark = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert light == "rgb(255, 255, 255)" and dark != light
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: nothing wider than it
+    overflow = page.evaluate("document.querySelector('main').scrollWidth")
+    assert overflow <= 390
+    page.screenshot(path=str(tmp_path / "report-dark-phone.png"), full_page=True)
+    print(f"screenshot: {tmp_path / 'report-dark-phone.png'}")
+    page.context.close()
+
+
+def test_ten_thousand_skills_open_quickly(chromium: Any, tmp_path: Path) -> None:
+    path = tmp_path / "big.html"
+    path.write_text(html_of(page_of(many_rows(10_000))), encoding="utf-8")
+    start = time.perf_counter()
+    page, visit = open_page(chromium, path)
+    page.wait_for_selector("#skill-table tbody tr")
+    seconds = time.perf_counter() - start
+    print(f"10,000 skills: {path.stat().st_size} bytes, loaded in {seconds:.2f} s")
+    assert visit.errors == [] and visit.requests == [path.as_uri()]
+    assert page.locator("#skill-table tbody tr").count() == 50
+    assert "page 1 of 200 · 10000 skills" in (page.text_content("#where") or "")
+    assert (
+        page.evaluate("JSON.parse(document.getElementById('skill-data').textContent).rows.length")
+        == 10_000
+    )
+    assert page.locator("#heat svg text.label").count() <= 40
+    assert seconds < 2.0
+    page.context.close()
+
+
+def test_json_gives_the_path_and_figures(demo: Path, tmp_path: Path) -> None:
+    out = tmp_path / "health.html"
+    done = run_cli("report", "--html", "-o", str(out), "-C", str(demo), "--now", NOW, "--json")
+    assert done.code == 0, done
+    doc = json.loads(done.out)
+    assert doc["path"] == str(out) and doc["bytes"] == out.stat().st_size
+    assert doc["skills"] == 32 and doc["pending"] == "20261130-090000"
+    assert doc["catalogue"]["skills"] == doc["by_state"]["active"] + doc["by_state"]["stale"]
+    assert doc["catalogue"]["tokens"] > 0
+
+
+def test_output_to_a_symlink_is_refused(demo: Path, tmp_path: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    link = tmp_path / "link.html"
+    link.symlink_to(victim)
+    done = run_cli("report", "--html", "-o", str(link), "-C", str(demo))
+    assert done.code == 1 and "symbolic link" in done.err
+    assert victim.read_text() == "keep me" and link.is_symlink()
+
+
+def test_a_link_planted_at_the_default_path_is_replaced_not_followed(
+    demo: Path, tmp_path: Path
+) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    planted = demo / ".git" / statefiles.STATE_DIR / statefiles.REPORT_HTML
+    planted.symlink_to(victim)
+    assert run_cli("report", "--html", "-C", str(demo)).code == 0
+    assert victim.read_text() == "keep me"
+    assert not planted.is_symlink() and planted.read_text().startswith("<!doctype html>")
+
+
+def test_output_into_a_missing_folder_or_onto_a_folder_is_refused(
+    demo: Path, tmp_path: Path
+) -> None:
+    missing = tmp_path / "nowhere" / "page.html"
+    done = run_cli("report", "--html", "-o", str(missing), "-C", str(demo))
+    assert done.code == 1 and "does not exist" in done.err and not missing.parent.exists()
+    done = run_cli("report", "--html", "-o", str(tmp_path), "-C", str(demo))
+    assert done.code in (1, 2) and "Traceback" not in done.err
+
+
+def test_output_without_html_is_a_usage_error(demo: Path, tmp_path: Path) -> None:
+    done = run_cli("report", "-o", str(tmp_path / "x.html"), "-C", str(demo))
+    assert done.code == 2 and "--html" in done.err
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders anyway")
+def test_a_read_only_folder_is_a_clear_error(demo: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    try:
+        done = run_cli("report", "--html", "-o", str(folder / "page.html"), "-C", str(demo))
+    finally:
+        folder.chmod(stat.S_IRWXU)
+    assert done.code == 1 and "cannot be written" in done.err and not list(folder.iterdir())
+
+
+def test_a_read_only_folder_is_a_clear_error_even_for_root(
+    demo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    real_open = os.open
+
+    def refuse(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if Path(path).parent == folder and flags & os.O_CREAT:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refuse)
+    done = run_cli("report", "--html", "-o", str(folder / "page.html"), "-C", str(demo))
+    assert done.code == 1, done
+    assert f"{folder / 'page.html'} cannot be written (Permission denied)" in done.err
+    assert not list(folder.iterdir())
+
+
+def _heat_cells(html: str) -> dict[tuple[str, str], int]:
+    """(skill, week) -> uses, read from the heat map's cell titles."""
+    cells = re.findall(r"<title>([^<,]+), week of (\d{4}-\d\d-\d\d): (\d+)</title>", html)
+    return {(name, week): int(n) for name, week, n in cells if int(n)}
+
+
+def test_the_heat_map_counts_each_flush_in_the_week_of_its_uses(repo: Path) -> None:
+    now = datetime.now(UTC).replace(microsecond=0)
+    early, late = format_time(now - timedelta(days=20)), format_time(now - timedelta(days=6))
+    assert run_cli("record", "use", "pdf-extract", "--at", early, "-C", str(repo)).code == 0
+    assert run_cli("flush", "-C", str(repo)).code == 0
+    for _ in range(2):
+        assert (
+            run_cli(
+                "record", "use", "pdf-extract", "docker-build", "--at", late, "-C", str(repo)
+            ).code
+            == 0
+        )
+    assert run_cli("flush", "-C", str(repo)).code == 0
+    args = ("report", "--html", "-C", str(repo), "--now", format_time(now))
+    path = Path(run_cli(*args).out.strip())
+    expected = {
+        ("pdf-extract", week_start(early)): 1,
+        ("pdf-extract", week_start(late)): 2,
+        ("docker-build", week_start(late)): 2,
+    }
+    assert _heat_cells(path.read_text()) == expected
+    # The weeks come from the cache the second time, and a damaged cache is rebuilt.
+    state = repo / ".git" / statefiles.STATE_DIR
+    assert (state / statefiles.USAGE_DELTAS_CACHE).is_file()
+    assert _heat_cells(Path(run_cli(*args).out.strip()).read_text()) == expected
+    for cache in (statefiles.USAGE_DELTAS_CACHE, statefiles.DESCRIPTIONS_CACHE):
+        (state / cache).write_text('{"x": [[1, 2]], "y": 3')
+    assert _heat_cells(Path(run_cli(*args).out.strip()).read_text()) == expected
+
+
+def test_the_catalogue_counts_live_skills_and_survives_a_broken_skill_md(repo: Path) -> None:
+    first = json.loads(run_cli("report", "--html", "--json", "-C", str(repo)).out)["catalogue"]
+    assert first["skills"] == 3 and first["tokens"] > 0
+    (repo / "pdf-extract" / "SKILL.md").write_text("---\nname: [unclosed\n---\n")
+    git("commit", "-qam", "break it", "--no-verify", cwd=repo)  # past validation, as git lets
+    done = run_cli("report", "--html", "--json", "-C", str(repo))
+    assert done.code == 0, done
+    again = json.loads(done.out)["catalogue"]
+    assert again["skills"] == 3 and 0 < again["tokens"] < first["tokens"]  # name, no description
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "not json",
+        '{"skill": "pdf-extract", "hosts": {"h": {"use_count": "many", "view_count": 0}}}',
+        '{"skill": "someone-else", "version": 1, "hosts": {}}',
+        "[" * 100_000,
+    ],
+)
+def test_a_corrupt_note_in_the_history_is_skipped(repo: Path, note: str) -> None:
+    assert run_cli("record", "use", "pdf-extract", "docker-build", "-C", str(repo)).code == 0
+    assert run_cli("flush", "-C", str(repo)).code == 0
+    corrupt_note(repo, "pdf-extract", note)
+    done = run_cli("report", "--html", "-C", str(repo))
+    assert done.code == 0, done
+    cells = _heat_cells(Path(done.out.strip()).read_text())
+    assert {name for name, _ in cells} == {"pdf-extract", "docker-build"}  # the good flush

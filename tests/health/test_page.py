@@ -1,0 +1,74 @@
+"""The HTML: self-contained, three charts, the table's JSON safe inside its script element."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+
+from support.health_pages import html_of, many_rows, page_of
+from support.skill_rows import skill_row
+
+from gitcurator.health.page import script_json
+
+
+class _Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+
+def _tags(html: str) -> list[tuple[str, dict[str, str | None]]]:
+    parser = _Tags()
+    parser.feed(html)
+    return parser.tags
+
+
+def _table(html: str) -> dict[str, object]:
+    found = re.search(r'<script type="application/json" id="skill-data">(.*?)</script>', html, re.S)
+    assert found
+    doc = json.loads(found.group(1))
+    assert isinstance(doc, dict)
+    return doc
+
+
+def test_the_page_is_self_contained_with_three_charts() -> None:
+    html = html_of(page_of(many_rows(20)))
+    tags = _tags(html)
+    assert sum(1 for t, _ in tags if t == "svg") == 3
+    for tag, attrs in tags:
+        assert not (attrs.get("src") or attrs.get("href")), (tag, attrs)  # nothing fetched
+        assert tag not in ("link", "img", "iframe")
+    assert "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert "https://" not in html
+    assert "prefers-color-scheme: dark" in html and 'name="viewport"' in html
+
+
+def test_every_skill_is_in_the_embedded_table() -> None:
+    doc = _table(html_of(page_of(many_rows(130))))
+    rows = doc["rows"]
+    assert isinstance(rows, list) and len(rows) == 130
+
+
+def test_a_hostile_name_cannot_leave_its_script_or_markup() -> None:
+    names = ["</script><script>alert(1)</script>", 'q"uote', "<b>bold</b>&amp;"]
+    rows = [skill_row(name=n, path=f"x/{i}", use_count=3) for i, n in enumerate(names)]
+    html = html_of(page_of(rows))
+    assert "<script>alert(1)" not in html and "<b>bold" not in html
+    assert html.count("<script") == 2  # the data and the code, nothing more
+    assert [r[0] for r in _table(html)["rows"]] == names  # type: ignore[index,union-attr]
+
+
+def test_script_json_escapes_what_could_close_the_element() -> None:
+    text = str(script_json({"a": "</script>&\u2028"}))
+    assert "<" not in text and ">" not in text and "&" not in text and "\u2028" not in text
+    assert json.loads(text) == {"a": "</script>&\u2028"}
+
+
+def test_an_empty_library_renders() -> None:
+    html = html_of(page_of([], passes=[]))
+    assert "no skills yet" in html and "No pass yet" in html and "No pass is waiting" in html
+    assert _table(html)["rows"] == []
