@@ -46,6 +46,7 @@ TREE_CACHE = "tree-cache.json"  # the file listing of the last tree asked for
 # near-duplicate guard compares a new skill with, kept so a commit does not re-read and
 # re-tokenise every SKILL.md (seconds at 10,000 skills). Content-addressed: never stale.
 WORDS_CACHE = "similar-words.json"
+CATALOGUE_CACHE = "catalogue-entries.json"  # SKILL.md blob -> [name, description] (the catalogue)
 
 _read_only = False
 
