@@ -5,7 +5,7 @@ skills). A dry run writes no cache (statefiles.read_only)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping, Sequence
 
 from gitcurator.config import Config
 from gitcurator.library import SkillsRepo
@@ -17,6 +17,7 @@ from gitcurator.lifecycle.catalogue_cost import (
     catalogue_entries,
     described,
 )
+from gitcurator.progress import NO_PROGRESS, Progress, counted
 from gitcurator.skills.document import find_skills
 from gitcurator.statefiles import CATALOGUE_CACHE, read_json, write_cache_json
 from gitcurator.store import ObjectID, Store
@@ -39,14 +40,17 @@ def skill_md_blobs(entries: Mapping[str, tuple[ObjectID, int]], config: Config) 
     return [entries[loc.skill_md][0] for loc in locations if not loc.archived]
 
 
-def described_blobs(store: Store, blobs: Iterable[ObjectID]) -> dict[ObjectID, Described]:
-    """blob -> (frontmatter name, description) of each SKILL.md blob; the cache keeps these."""
+def described_blobs(
+    store: Store, blobs: Sequence[ObjectID], progress: Progress = NO_PROGRESS
+) -> dict[ObjectID, Described]:
+    """blob -> (frontmatter name, description) of each SKILL.md blob; the cache keeps these
+    (`progress` hears how many are read)."""
     path = ledger.state_of(store) / CATALOGUE_CACHE
     cached = read_json(path)
     cache: dict[str, object] = cached if isinstance(cached, dict) else {}
     found: dict[ObjectID, Described] = {}
     read = 0
-    for blob in blobs:
+    for blob in counted(blobs, "reading the skill catalogue", progress):
         entry = _entry(cache.get(blob.decode()))
         if entry is None:
             entry, read = described(store.read_blob(blob)), read + 1

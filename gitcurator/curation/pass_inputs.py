@@ -19,6 +19,7 @@ from gitcurator.errors import CuratorError
 from gitcurator.library import SkillsRepo
 from gitcurator.lifecycle.catalogue_cost import Described
 from gitcurator.lifecycle.inventory import SkillRow, build_rows
+from gitcurator.progress import NO_PROGRESS, Progress
 from gitcurator.skills.document import find_skills
 from gitcurator.skills.identity import identity
 from gitcurator.store import ObjectID, Store, branches, commits
@@ -46,8 +47,9 @@ class PassInputs:
     described: Mapping[ObjectID, Described] = field(default_factory=dict)
 
 
-def load_pass(repo: SkillsRepo, now: datetime) -> PassInputs:
-    """Read what a pass at `now` needs from the default branch and the usage records."""
+def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS) -> PassInputs:
+    """Read what a pass at `now` needs from the default branch and the usage records
+    (`progress` hears how the skill catalogue is read)."""
     store, config = repo.store, repo.config
     branch = store.default_branch()
     tip = store.branch_tip(branch)
@@ -69,7 +71,7 @@ def load_pass(repo: SkillsRepo, now: datetime) -> PassInputs:
         recorded={n: r.lifecycle.value for n, r in loaded.records.items() if r.lifecycle},
         read=store.read_blob,
         problems=tuple(loaded.problems),
-        described=described_blobs(store, skill_md_blobs(entries, config)),
+        described=described_blobs(store, skill_md_blobs(entries, config), progress),
     )
 
 
