@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from support.agents import jsonl, transcript_skill_line
 from support.repos import run_process, write_skill
 from support.terminal import run_on_a_terminal
 
@@ -54,3 +55,24 @@ def test_json_and_quiet_get_no_progress_even_on_a_terminal(library: Path) -> Non
     assert json.loads(checked.out)["skills_checked"] == SKILLS
     for label in BARS:
         assert label not in init.terminal and label not in checked.terminal
+
+
+def test_import_hermes_and_ingest_show_bars_on_a_terminal_and_none_with_json(
+    library: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / "repo"
+    assert run_process("init", str(target)).returncode == 0
+    imported = run_on_a_terminal("import", "hermes", str(library), "-C", str(target))
+    assert imported.code == 0, imported
+    assert "copying skills" in imported.terminal and "validating skills" in imported.terminal
+    logs = tmp_path / "transcripts"
+    logs.mkdir()
+    for i in range(40):
+        line = transcript_skill_line(f"skill-{i:03d}", f"toolu_{i:03d}", "2026-02-01T00:00:00Z")
+        (logs / f"session-{i}.jsonl").write_text(jsonl([line]))
+    ingested = run_on_a_terminal("ingest", "claude-code", str(logs), "-C", str(target))
+    assert ingested.code == 0, ingested
+    assert "reading claude-code logs" in ingested.terminal and "40/40" in ingested.terminal
+    again = run_on_a_terminal("ingest", "claude-code", str(logs), "--json", "-C", str(target))
+    assert again.code == 0, again
+    assert json.loads(again.out) and "reading" not in again.terminal
