@@ -24,7 +24,7 @@ def test_off_a_terminal_or_when_quiet_there_is_no_bar(monkeypatch: pytest.Monkey
         assert progress is NO_PROGRESS
 
 
-def test_on_a_terminal_each_label_gets_a_bar_that_ends_its_line(
+def test_on_a_terminal_each_label_gets_a_bar_erased_when_it_ends(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     screen = FakeTerminal()
@@ -39,7 +39,9 @@ def test_on_a_terminal_each_label_gets_a_bar_that_ends_its_line(
     assert "reading files" in shown and "50/50" in shown
     assert "validating skills" in shown and "3/3" in shown
     assert "writing the commit" in shown
-    assert shown.endswith("\n")
+    # Each bar is erased when its step ends (the cursor click hid is shown again).
+    assert shown.count("\r\x1b[K\x1b[?25h") == 3 and shown.endswith("\x1b[?25h")
+    assert "\n" not in shown
 
 
 def test_an_empty_loop_draws_nothing(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,4 +1,5 @@
-"""Progress on a terminal: click's own bar on stderr, one per step of the work.
+"""Progress on a terminal: click's own bar on stderr, one per step of the work, each erased
+when its step ends (the terminal keeps the result, not a trail of finished bars).
 
 Made only when stderr is a terminal and `--json` was not asked for; otherwise the command
 gets gitcurator.progress.NO_PROGRESS, so a pipe, a log or a machine reading JSON sees none.
@@ -14,6 +15,9 @@ from typing import Any
 import click
 
 from gitcurator.progress import NO_PROGRESS, Progress
+
+# Back to the start of the bar's line, erase it, and show the cursor click's bar hid.
+_ERASE = "\r\033[K\033[?25h"
 
 
 class TerminalBars:
@@ -38,10 +42,10 @@ class TerminalBars:
             self.close()
 
     def close(self) -> None:
-        """End the bar shown, if any (the terminal moves to the next line)."""
+        """Erase the bar shown, if any."""
         if self._bar is not None:
-            bar, self._bar, self._label = self._bar, None, None
-            bar.__exit__(None, None, None)
+            self._bar = self._label = None
+            click.echo(_ERASE, file=sys.stderr, nl=False)
 
 
 @contextlib.contextmanager
