@@ -10,6 +10,7 @@ passes a bar drawn on stderr when stderr is a terminal and `--json` was not give
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterator, Sequence
 from typing import Protocol, TypeVar
 
@@ -57,3 +58,25 @@ def step(label: str, progress: Progress) -> Iterator[None]:
     progress(label, 0, 1)
     yield
     progress(label, 1, 1)
+
+
+# A count in git's progress lines: `Receiving objects:  45% (9/20)`, `copying pack entries: 3/10`.
+_COUNT = re.compile(r"(?:remote:\s*)?([^:]+):\s+(?:\d+%\s+\()?(\d+)/(\d+)")
+
+
+class GitProgress:
+    """The progress bytes dulwich passes on (git's own lines, ended by CR or LF, in chunks
+    that may split a line) told to a Progress; lines without a count are dropped."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+        self._pending = b""
+
+    def __call__(self, data: bytes) -> None:
+        """Take one chunk."""
+        *lines, self._pending = re.split(rb"[\r\n]", self._pending + data)
+        for line in lines:
+            found = _COUNT.match(line.decode("utf-8", "replace").strip())
+            if found:
+                label, done, total = found.groups()
+                self.progress(label.strip().lower(), int(done), int(total))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from support.file_trees import file_tree, skill_md
 
-from gitcurator.progress import NO_PROGRESS, counted, step
+from gitcurator.progress import NO_PROGRESS, GitProgress, counted, step
 from gitcurator.skills.check_tree import check_tree
 
 Call = tuple[str, int, int]
@@ -60,3 +60,24 @@ def test_checking_a_tree_reports_its_skills() -> None:
     assert len(result.checked) == 5
     assert heard.calls[0] == ("validating skills", 0, 5)
     assert heard.calls[-1] == ("validating skills", 5, 5)
+
+
+def test_git_progress_lines_become_counts_whatever_the_chunks() -> None:
+    heard = Recorder()
+    feed = GitProgress(heard)
+    stream = (
+        b"Enumerating objects: 5, done.\n"
+        b"Counting objects:  40% (2/5)\rCounting objects: 100% (5/5), done.\n"
+        b"remote: Compressing objects:  50% (1/2)\r"
+        b"copying pack entries: 3/10\r"
+        b"Total 5 (delta 0), reused 0 (delta 0)\n"
+        b"Receiving objects:  10% (1/1"
+    )
+    for i in range(0, len(stream), 7):  # chunks split lines anywhere
+        feed(stream[i : i + 7])
+    assert heard.calls == [
+        ("counting objects", 2, 5),
+        ("counting objects", 5, 5),
+        ("compressing objects", 1, 2),
+        ("copying pack entries", 3, 10),
+    ]  # the unfinished last line waits for its end

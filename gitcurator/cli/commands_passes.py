@@ -8,7 +8,7 @@ import click
 
 from gitcurator.cli.options import cli, json_option, now_option, repo_option
 from gitcurator.cli.progress import terminal_progress
-from gitcurator.output import Progress, emit
+from gitcurator.output import emit
 from gitcurator.progress import NO_PROGRESS
 
 # -- curator passes -----------------------------------------------------------------------
@@ -211,9 +211,9 @@ def sync(start: Path, remote: str, force: bool, as_json: bool) -> int:
     """
     from gitcurator.commands.sync import sync as run
 
-    # dulwich's own object counts, passed through on a terminal; never with --json.
-    shown = None if as_json else Progress()
-    return emit(run(start, remote, progress=shown, force=force), as_json=as_json)
+    with terminal_progress(as_json) as progress:
+        result = run(start, remote, progress=progress, force=force)
+    return emit(result, as_json=as_json)
 
 
 @cli.group("import")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from support.agents import jsonl, transcript_skill_line
+from support.remotes import clone, make_remote
 from support.repos import run_process, write_skill
 from support.terminal import run_on_a_terminal
 
@@ -76,3 +77,14 @@ def test_import_hermes_and_ingest_show_bars_on_a_terminal_and_none_with_json(
     again = run_on_a_terminal("ingest", "claude-code", str(logs), "--json", "-C", str(target))
     assert again.code == 0, again
     assert json.loads(again.out) and "reading" not in again.terminal
+
+
+def test_sync_on_a_terminal_shows_no_progress_with_json(tmp_path: Path) -> None:
+    here = clone(make_remote(tmp_path), tmp_path / "here")
+    quiet = run_on_a_terminal("sync", "--json", "-C", str(here))
+    assert quiet.code == 0, quiet
+    assert json.loads(quiet.out)["remote"] == "origin"
+    assert "objects" not in quiet.terminal and "%" not in quiet.terminal
+    shown = run_on_a_terminal("sync", "-C", str(here))
+    assert shown.code == 0, shown
+    assert "synced with origin" in shown.out
