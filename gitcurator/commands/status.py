@@ -14,21 +14,23 @@ from gitcurator.lifecycle.catalogue_cost import cost_text
 from gitcurator.lifecycle.inventory import summarise
 from gitcurator.lifecycle.schedule import summary
 from gitcurator.output import Result, warning_line
+from gitcurator.progress import NO_PROGRESS, Progress
 from gitcurator.render import plural
 from gitcurator.telemetry import ledger
 from gitcurator.timeutil import format_time
 from gitcurator.token_counter import token_counter
 
 
-def status(start: Path, *, now: str | None) -> Result:
-    """Counts, pins, schedule and the most and least used curated skills."""
+def status(start: Path, *, now: str | None, progress: Progress = NO_PROGRESS) -> Result:
+    """Counts, pins, schedule, the most and least used curated skills and what the skill
+    catalogue costs (`progress` hears how its SKILL.md files are read)."""
     damaged: list[str] = []
     with open_repo(start) as repo:
         loaded = load_rows(repo, now)
         newest = last_pass(repo.store)
         clock = read_state(ledger.state_of(repo.store), warn=damaged.append)
         schedule = summary(clock, repo.config.curator, loaded.now)
-        catalogue = head_catalogue(repo, *token_counter())
+        catalogue = head_catalogue(repo, *token_counter(), progress)
     doc: dict[str, Any] = {"now": format_time(loaded.now), **summarise(loaded.rows)}
     doc.update(
         {

@@ -24,10 +24,12 @@ from gitcurator.store import ObjectID, Store
 from gitcurator.telemetry import ledger
 
 
-def head_catalogue(repo: SkillsRepo, count: TokenCounter, tokenizer: str) -> CatalogueCost:
+def head_catalogue(
+    repo: SkillsRepo, count: TokenCounter, tokenizer: str, progress: Progress = NO_PROGRESS
+) -> CatalogueCost:
     """What the catalogue of HEAD's live skills costs, counted by `count` (named `tokenizer`)."""
     entries, config = repo.store.head_entries(), repo.config
-    known = described_blobs(repo.store, skill_md_blobs(entries, config))
+    known = described_blobs(repo.store, skill_md_blobs(entries, config), progress)
     found = catalogue_entries(
         entries, lambda path: known[entries[path][0]], config.skills_dir, config.include
     )
