@@ -49,9 +49,9 @@ TREE_CACHE = "tree-cache.json"  # the file listing of the last tree asked for
 # near-duplicate guard compares a new skill with, kept so a commit does not re-read and
 # re-tokenise every SKILL.md (seconds at 10,000 skills). Content-addressed: never stale.
 WORDS_CACHE = "similar-words.json"
-DESCRIPTIONS_CACHE = "descriptions.json"  # SKILL.md blob -> its `description:` (the catalogue)
 # Notes commit -> the uses it added per skill (the health page's weeks); a commit never changes.
 USAGE_DELTAS_CACHE = "usage-deltas.json"
+CATALOGUE_CACHE = "catalogue-entries.json"  # SKILL.md blob -> [name, description] (the catalogue)
 
 _read_only = False
 

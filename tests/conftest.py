@@ -42,6 +42,9 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
         "GIT_COMMITTER_EMAIL": "author@example.com",
     }.items():
         monkeypatch.setenv(var, value)
+    # Catalogue figures by the documented estimate, whether or not tiktoken's encoding happens
+    # to be cached on this machine (test_token_counter clears this to test the choice).
+    monkeypatch.setenv("GITCURATOR_TOKENIZER", "estimate")
     for var in ("GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE", "GITCURATOR_ORIGIN"):
         monkeypatch.delenv(var, raising=False)
     (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n")

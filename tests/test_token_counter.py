@@ -12,6 +12,7 @@ def test_without_a_cached_encoding_the_estimate_answers_and_no_fetch_happens(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("GITCURATOR_TOKENIZER")  # conftest forces the estimate everywhere else
     tc.token_counter.cache_clear()
     try:
         count, name = tc.token_counter()

@@ -8,6 +8,7 @@ import click
 
 from gitcurator.agents.events import AGENTS
 from gitcurator.cli.options import cli, json_option, repo_option
+from gitcurator.cli.progress import terminal_progress
 from gitcurator.output import emit
 
 # -- the MCP server -------------------------------------------------------------------------
@@ -131,4 +132,6 @@ def ingest(
     """
     from gitcurator.commands.ingest import ingest as run
 
-    return emit(run(start, agent, since, paths), as_json=as_json)
+    with terminal_progress(as_json) as progress:
+        result = run(start, agent, since, paths, progress)
+    return emit(result, as_json=as_json)

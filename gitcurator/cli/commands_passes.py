@@ -7,7 +7,9 @@ from pathlib import Path
 import click
 
 from gitcurator.cli.options import cli, json_option, now_option, repo_option
-from gitcurator.output import Progress, emit
+from gitcurator.cli.progress import terminal_progress
+from gitcurator.output import emit
+from gitcurator.progress import NO_PROGRESS
 
 # -- curator passes -----------------------------------------------------------------------
 
@@ -37,8 +39,17 @@ def run(start: Path, dry_run: bool, consolidate: bool, now: str | None, as_json:
     from gitcurator.commands.run import TerminalProgress
     from gitcurator.commands.run import run as run_pass
 
-    progress = TerminalProgress()
-    result = run_pass(start, now=now, dry_run=dry_run, consolidate=consolidate, progress=progress)
+    with terminal_progress(as_json) as loading:
+        # The model's progress, a line per cluster, shows where the bars do (never in JSON).
+        asking = None if loading is NO_PROGRESS else TerminalProgress()
+        result = run_pass(
+            start,
+            now=now,
+            dry_run=dry_run,
+            consolidate=consolidate,
+            progress=asking,
+            loading=loading,
+        )
     return emit(result, as_json=as_json)
 
 
@@ -200,7 +211,9 @@ def sync(start: Path, remote: str, force: bool, as_json: bool) -> int:
     """
     from gitcurator.commands.sync import sync as run
 
-    return emit(run(start, remote, progress=Progress(), force=force), as_json=as_json)
+    with terminal_progress(as_json) as progress:
+        result = run(start, remote, progress=progress, force=force)
+    return emit(result, as_json=as_json)
 
 
 @cli.group("import")
@@ -226,4 +239,6 @@ def import_hermes(start: Path, path: Path, no_verify: bool, as_json: bool) -> in
     # `start` falls back to the current folder; the import needs to know if -C was given.
     ctx = click.get_current_context()
     given = ctx.params.get("repo_dir") or ctx.find_root().params.get("repo_dir")
-    return emit(run(path, start if given else None, verify=not no_verify), as_json=as_json)
+    with terminal_progress(as_json) as progress:
+        result = run(path, start if given else None, verify=not no_verify, progress=progress)
+    return emit(result, as_json=as_json)

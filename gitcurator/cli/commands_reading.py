@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from gitcurator.cli.options import ORIGINS, cli, json_option, now_option, repo_option
+from gitcurator.cli.progress import terminal_progress
 from gitcurator.output import emit
 
 # -- reading ------------------------------------------------------------------------------
@@ -46,10 +47,17 @@ def show(start: Path, name: str, now: str | None, as_json: bool) -> int:
 @json_option
 @repo_option
 def status(start: Path, now: str | None, as_json: bool) -> int:
-    """Counts by state and origin, last pass, most and least used."""
+    """Counts by state and origin, last pass, catalogue tokens.
+
+    The catalogue is what an agent loads at start-up and sends with every prompt: each live
+    skill's name and description, counted in tokens (tiktoken's o200k_base when its encoding
+    is cached, else an estimate; GITCURATOR_TOKENIZER=estimate forces it).
+    """
     from gitcurator.commands.status import status as run
 
-    return emit(run(start, now=now), as_json=as_json)
+    with terminal_progress(as_json) as progress:
+        result = run(start, now=now, progress=progress)
+    return emit(result, as_json=as_json)
 
 
 @cli.command()

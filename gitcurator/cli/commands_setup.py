@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from gitcurator.cli.options import F, cli, json_option, minus_c, now_option, repo_option
+from gitcurator.cli.progress import terminal_progress
 from gitcurator.output import emit
 
 # -- setting up ---------------------------------------------------------------------------
@@ -62,7 +63,9 @@ def init(
     from gitcurator.commands.init import init as run
 
     target = _in_folder(ctx, repo_dir, path) or Path.cwd()
-    return emit(run(target, verify=not no_verify, quiet=quiet))
+    with terminal_progress(quiet) as progress:
+        result = run(target, verify=not no_verify, quiet=quiet, progress=progress)
+    return emit(result)
 
 
 @cli.command()
@@ -82,7 +85,16 @@ def validate(
     """
     from gitcurator.commands.validate import validate as run
 
-    result = run(start, paths, strict=strict, staged=staged, as_json=as_json, quiet=quiet)
+    with terminal_progress(as_json) as progress:
+        result = run(
+            start,
+            paths,
+            strict=strict,
+            staged=staged,
+            as_json=as_json,
+            quiet=quiet,
+            progress=progress,
+        )
     return emit(result, as_json=as_json)
 
 

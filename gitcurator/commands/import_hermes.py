@@ -8,13 +8,17 @@ from typing import Any
 from gitcurator.importers.hermes.state_files import USAGE_FILE
 from gitcurator.importers.hermes.takeover import take_over
 from gitcurator.output import Result
+from gitcurator.progress import NO_PROGRESS, Progress
 from gitcurator.render import plural
 from gitcurator.timeutil import utc_now
 
 
-def import_hermes(source: Path, repo_dir: Path | None, *, verify: bool = True) -> Result:
-    """Import the Hermes folder `source` into `repo_dir` (None: into `source` itself)."""
-    done = take_over(source, repo_dir, verify=verify, now=utc_now())
+def import_hermes(
+    source: Path, repo_dir: Path | None, *, verify: bool = True, progress: Progress = NO_PROGRESS
+) -> Result:
+    """Import the Hermes folder `source` into `repo_dir` (None: into `source` itself);
+    `progress` hears how the copy, the check and the commit get on."""
+    done = take_over(source, repo_dir, verify=verify, now=utc_now(), progress=progress)
     report = done.report
     warnings = [*done.warnings, *report["problems"]]
     return Result(

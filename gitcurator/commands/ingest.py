@@ -20,6 +20,7 @@ from gitcurator.agents.logs import FOLDER, Cursors, complete_lines
 from gitcurator.agents.paths import Library
 from gitcurator.errors import CuratorError, NotARepository, UsageError
 from gitcurator.output import Result
+from gitcurator.progress import NO_PROGRESS, Progress, counted
 from gitcurator.render import plural
 from gitcurator.statefiles import read_json, write_json
 from gitcurator.telemetry import recording
@@ -53,8 +54,15 @@ class Tally:
             self.unknown[name] = self.unknown.get(name, 0) + 1
 
 
-def ingest(start: Path, agent: str, since: str | None, paths: Iterable[str]) -> Result:
-    """Read the agent's logs (or PATHs), record what they hold, fold it into the notes."""
+def ingest(
+    start: Path,
+    agent: str,
+    since: str | None,
+    paths: Iterable[str],
+    progress: Progress = NO_PROGRESS,
+) -> Result:
+    """Read the agent's logs (or PATHs), record what they hold, fold it into the notes;
+    `progress` hears how many log files are read."""
     if agent not in AGENTS:
         raise UsageError(f"no ingest for {agent!r}; choose one of {', '.join(AGENTS)}")
     cutoff = format_time(parse_time(since, "--since")) if since else None
@@ -72,7 +80,7 @@ def ingest(start: Path, agent: str, since: str | None, paths: Iterable[str]) -> 
     if agent == "hermes":
         _ingest_hermes(target, given, cutoff, tally)
     else:
-        _ingest_logs(target, library, agent, given, cutoff, tally)
+        _ingest_logs(target, library, agent, given, cutoff, tally, progress)
     unknown = [n for n, count in tally.unknown.items() for _ in range(count)]
     if tally.last or unknown:
         status.note_delivery(target.state, agent, tally.last_at or "", tally.last, unknown)
@@ -87,12 +95,13 @@ def _ingest_logs(
     given: list[Path],
     cutoff: str | None,
     tally: Tally,
+    progress: Progress,
 ) -> None:
     logs = _logs_of(agent, given)
     cursors = Cursors(target.state, agent)
     pending = 0  # events in the journal since the last fold
     saved = time.monotonic()
-    for log in logs:
+    for log in counted(logs, f"reading {agent} logs", progress):
         start = cursors.start(log, cutoff)
         reached = [start]  # the end of the last whole line read, moved by _read
         batch: list[AgentEvent] = []

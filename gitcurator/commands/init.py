@@ -10,6 +10,7 @@ from gitcurator.config import CONFIG_FILE, DEFAULT_CONFIG_TEXT, Config, parse_co
 from gitcurator.errors import EXIT_OK, NotARepository, UsageError
 from gitcurator.library import SkillsRepo, init_store, read_config
 from gitcurator.output import Result, failed, warning_line
+from gitcurator.progress import NO_PROGRESS, Progress, step
 from gitcurator.render import findings_text, plural
 from gitcurator.skills.check_tree import check_tree
 from gitcurator.skills.document import find_skills
@@ -17,8 +18,11 @@ from gitcurator.store import Store
 from gitcurator.telemetry.names import refresh_names_cache
 
 
-def init(path: Path, *, verify: bool = True, quiet: bool = False) -> Result:
-    """Create or adopt the repository at `path`; validate and commit the skills found there."""
+def init(
+    path: Path, *, verify: bool = True, quiet: bool = False, progress: Progress = NO_PROGRESS
+) -> Result:
+    """Create or adopt the repository at `path`; validate and commit the skills found there
+    (`progress` hears how the reading, checking and committing get on)."""
     path = path.absolute()
     if path.exists() and not path.is_dir():
         raise UsageError(f"{path} is a file; give a folder to turn into a skills repository")
@@ -29,9 +33,9 @@ def init(path: Path, *, verify: bool = True, quiet: bool = False) -> Result:
     try:
         with store:
             if store.head_commit() is not None:
-                result = _adopt(store, existing_config is None)
+                result = _adopt(store, existing_config is None, progress)
             else:
-                result = _first_commit(store, created, verify)
+                result = _first_commit(store, created, verify, progress)
     except BaseException:
         _undo(path, created)
         raise
@@ -86,7 +90,7 @@ def _refuse_nested(path: Path) -> None:
         )
 
 
-def _adopt(store: Store, needs_config: bool) -> Result:
+def _adopt(store: Store, needs_config: bool, progress: Progress) -> Result:
     if not needs_config:
         return Result(
             text=f"{store.root} is already a skills repository; nothing to do",
@@ -101,7 +105,12 @@ def _adopt(store: Store, needs_config: bool) -> Result:
     # The skills are already in history, so nothing is refused; but a person adopting a
     # repository should hear at once that some skills would fail the hook.
     config = parse_config((store.root / CONFIG_FILE).read_text(encoding="utf-8"))
-    result = check_tree(store.worktree_tree(), skills_dir=config.skills_dir, include=config.include)
+    result = check_tree(
+        store.worktree_tree(),
+        skills_dir=config.skills_dir,
+        include=config.include,
+        progress=progress,
+    )
     notes = (*hidden_notes(result.hidden, config.skills_dir), *nested_notes(store))
     if not result.errors:
         return Result(text=text, notes=notes)
@@ -118,13 +127,15 @@ def _adopt(store: Store, needs_config: bool) -> Result:
     )
 
 
-def _first_commit(store: Store, created: bool, verify: bool) -> Result:
-    scan = store.scan_worktree()
+def _first_commit(store: Store, created: bool, verify: bool, progress: Progress) -> Result:
+    scan = store.scan_worktree(progress)
     config_path = store.root / CONFIG_FILE
     config = parse_config(config_path.read_text(encoding="utf-8")) if config_path.exists() else None
     skills_dir = config.skills_dir if config else ""
     include = config.include if config else ()
-    result = check_tree(store.scan_tree(scan), skills_dir=skills_dir, include=include)
+    result = check_tree(
+        store.scan_tree(scan), skills_dir=skills_dir, include=include, progress=progress
+    )
     hidden = hidden_notes(result.hidden, skills_dir)
     if result.errors and verify:
         return failed(
@@ -144,8 +155,9 @@ def _first_commit(store: Store, created: bool, verify: bool) -> Result:
         f"{plural(len(categories), 'category', 'categories')}, "
         f"{len(skills) - len(live)} archived, {plural(len(scan.files), 'file')} in all.\n"
     )
-    store.commit_scan(scan, message)
-    refresh_names_cache(SkillsRepo(store, config or Config()))
+    with step("writing the commit", progress):
+        store.commit_scan(scan, message)
+    refresh_names_cache(SkillsRepo(store, config or Config()), progress)
     verb = "created" if created else "initialised"
     nested = nested_notes(store)
     return Result(

@@ -66,7 +66,13 @@ def _decide_and_run(
     from gitcurator.commands.run import TerminalProgress, run
 
     try:
-        ran = run(start, now=stamp, dry_run=False, consolidate=False, progress=TerminalProgress())
+        ran = run(
+            start,
+            now=stamp,
+            dry_run=False,
+            consolidate=False,
+            progress=None if as_json else TerminalProgress(),
+        )
     except CuratorError as exc:
         return failed(str(exc), code=exc.exit_code, text="" if as_json else started)
     if ran.code == EXIT_OK:

@@ -17,8 +17,8 @@ from typing import Any
 
 from gitcurator.audit.passes import read_trail, run_order
 from gitcurator.audit.trail import Entry
-from gitcurator.commands.catalogue_entries import library_catalogue
 from gitcurator.commands.skill_rows import load_rows
+from gitcurator.curation.catalogue_cache import head_catalogue
 from gitcurator.errors import JSON_READ_ERRORS, CuratorError
 from gitcurator.health.model import PassRecord, build_page
 from gitcurator.health.page import TEMPLATE, render_page
@@ -40,6 +40,7 @@ from gitcurator.store.notes import key_id, read_blobs
 from gitcurator.store.notes_history import NoteChange, notes_history
 from gitcurator.telemetry.records import UsageRecord, from_doc
 from gitcurator.timeutil import format_time
+from gitcurator.token_counter import token_counter
 
 HEAT_WEEKS = 12
 HEAT_TOP = 40  # rows of the heat map: the page stays readable and fast at 10,000 skills
@@ -74,7 +75,7 @@ def report_html(start: Path, *, output: Path | None, now: str | None) -> Result:
             rows=loaded.rows,
             passes=passes,
             heat=weekly_heat(deltas, loaded.now, HEAT_WEEKS, HEAT_TOP),
-            catalogue=library_catalogue(repo, loaded.rows),
+            catalogue=head_catalogue(repo, *token_counter()),
             now=loaded.now,
         )
     template = resources.files("gitcurator.health").joinpath(TEMPLATE).read_text("utf-8")

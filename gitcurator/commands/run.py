@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from gitcurator import statefiles
 from gitcurator.curation.cluster_review import ClusterProgress
 from gitcurator.curation.pass_apply import Applied, InterruptedAfterPublishing, apply_pass
+from gitcurator.curation.pass_catalogue import with_catalogue
 from gitcurator.curation.pass_inputs import load_pass
 from gitcurator.curation.pass_plan import PassPlan, plan_pass
 from gitcurator.curation.pass_report import pass_doc, run_document
@@ -24,8 +25,11 @@ from gitcurator.curation.pass_text import asked_line, asking_line, failure_note,
 from gitcurator.errors import EXIT_FAILURE, EXIT_OK
 from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.output import Progress, Result, warn
+from gitcurator.progress import NO_PROGRESS
+from gitcurator.progress import Progress as LoadProgress
 from gitcurator.telemetry import ledger
 from gitcurator.timeutil import moment_of
+from gitcurator.token_counter import token_counter
 from gitcurator.umbrella.clusters import Cluster
 
 if TYPE_CHECKING:
@@ -39,15 +43,19 @@ def run(
     dry_run: bool,
     consolidate: bool,
     progress: ClusterProgress | None = None,
+    loading: LoadProgress = NO_PROGRESS,
 ) -> Result:
     """One pass at `now` (default: the current time); `consolidate` adds the umbrella step
-    (so does curator.consolidate in the config). `progress` hears how the model is asked."""
+    (so does curator.consolidate in the config). `progress` hears how the model is asked,
+    `loading` how the library is read."""
     moment = moment_of(now)
+    counter = token_counter()
     with open_repo(start) as repo:
         client = _client(repo, consolidate)
         guard = statefiles.read_only() if dry_run else _locked(repo)
         with guard, client or contextlib.nullcontext():
-            plan = plan_pass(load_pass(repo, moment), client, progress)
+            inputs = load_pass(repo, moment, loading)
+            plan = with_catalogue(plan_pass(inputs, client, progress), *counter)
             applied = None if dry_run else _apply(repo, plan)
     doc = applied.doc if applied else run_document(plan)
     branch = applied.branch if applied else None

@@ -7,24 +7,30 @@ from typing import Any
 
 from gitcurator.audit.passes import last_pass
 from gitcurator.commands.skill_rows import load_rows
+from gitcurator.curation.catalogue_cache import head_catalogue
 from gitcurator.curation.schedule_state import read_state
 from gitcurator.library import open_repo
+from gitcurator.lifecycle.catalogue_cost import cost_text
 from gitcurator.lifecycle.inventory import summarise
 from gitcurator.lifecycle.schedule import summary
 from gitcurator.output import Result, warning_line
+from gitcurator.progress import NO_PROGRESS, Progress
 from gitcurator.render import plural
 from gitcurator.telemetry import ledger
 from gitcurator.timeutil import format_time
+from gitcurator.token_counter import token_counter
 
 
-def status(start: Path, *, now: str | None) -> Result:
-    """Counts, pins, schedule and the most and least used curated skills."""
+def status(start: Path, *, now: str | None, progress: Progress = NO_PROGRESS) -> Result:
+    """Counts, pins, schedule, the most and least used curated skills and what the skill
+    catalogue costs (`progress` hears how its SKILL.md files are read)."""
     damaged: list[str] = []
     with open_repo(start) as repo:
         loaded = load_rows(repo, now)
         newest = last_pass(repo.store)
         clock = read_state(ledger.state_of(repo.store), warn=damaged.append)
         schedule = summary(clock, repo.config.curator, loaded.now)
+        catalogue = head_catalogue(repo, *token_counter(), progress)
     doc: dict[str, Any] = {"now": format_time(loaded.now), **summarise(loaded.rows)}
     doc.update(
         {
@@ -32,6 +38,7 @@ def status(start: Path, *, now: str | None) -> Result:
             "paused": schedule["paused"],
             "next_due": schedule["next_due"],
             "schedule": schedule,
+            "catalogue": catalogue.as_doc(),
         }
     )
     notes = (*(warning_line(m) for m in damaged), *loaded.warnings)
@@ -44,6 +51,8 @@ def _text(doc: dict[str, Any], schedule: dict[str, Any]) -> str:
         + (", ".join(f"{n} {s}" for s, n in doc["by_state"].items()) or "none yet"),
         "by origin: " + (", ".join(f"{n} {o}" for o, n in doc["by_origin"].items()) or "none"),
         f"pinned: {doc['pinned']}",
+        # What every prompt pays for the list of live skills an agent loads.
+        f"skill catalogue (live skills' names and descriptions): {cost_text(doc['catalogue'])}",
         f"last pass: {_pass_line(doc['last_pass'])}",
         f"schedule: {'paused' if doc['paused'] else 'active'}"
         + (

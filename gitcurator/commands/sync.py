@@ -6,20 +6,21 @@ from pathlib import Path
 
 from gitcurator.curation.branch_verify import branch_warning
 from gitcurator.library import open_repo
-from gitcurator.output import Progress, Result, warning_line
+from gitcurator.output import Result, warning_line
+from gitcurator.progress import NO_PROGRESS, GitProgress, Progress
 from gitcurator.render import name_list, plural
 from gitcurator.sync.session import SyncResult
 from gitcurator.sync.session import sync as sync_with
 
 
 def sync(
-    start: Path, remote: str, *, progress: Progress | None = None, force: bool = False
+    start: Path, remote: str, *, progress: Progress = NO_PROGRESS, force: bool = False
 ) -> Result:
     """Sync with `remote` (a configured name, a URL or a path): what happened, in words and
-    as a document; dulwich's own progress goes to `progress` as it comes. `force` syncs
-    repositories that are not skills repositories too."""
+    as a document; the object counts git and dulwich report go to `progress` as they come.
+    `force` syncs repositories that are not skills repositories too."""
     # No callback at all when nobody watches: dulwich then asks the remote to stay quiet.
-    shown = progress.write if progress is not None and progress.shown else None
+    shown = None if progress is NO_PROGRESS else GitProgress(progress)
     with open_repo(start) as repo:
         result = sync_with(repo.store, remote, progress=shown, force=force)
         # Taken in as git would, but never left to look like a pass: merge will refuse it.

@@ -12,6 +12,7 @@ from gitcurator.config import CONFIG_FILE, Config, parse_config
 from gitcurator.errors import EXIT_FAILURE, EXIT_OK, NotARepository, UsageError
 from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.output import Result
+from gitcurator.progress import NO_PROGRESS, Progress
 from gitcurator.render import findings_text, plural
 from gitcurator.skills.check_change import check_change
 from gitcurator.skills.check_skill import Finding
@@ -32,6 +33,7 @@ def validate(
     staged: bool = False,
     as_json: bool = False,
     quiet: bool = False,
+    progress: Progress = NO_PROGRESS,
 ) -> Result:
     """Validate the given paths (or every skill of the repository); exit 0 clean, 1 errors.
 
@@ -39,11 +41,11 @@ def validate(
     path's repository is found from the path itself; a folder in no repository is checked on
     its own, as the reference validator does. The findings and the summary are the text, on
     stdout when clean; with errors they go to stderr, as a linter's do, so they are notes
-    there (and `--json` shows only the document).
+    there (and `--json` shows only the document). `progress` hears how many skills are read.
     """
     if not paths:
         with open_repo(start) as repo:
-            result = _check_repo(repo, None, strict, staged)
+            result = _check_repo(repo, None, strict, staged, progress=progress)
             skills_dir = repo.config.skills_dir
     else:
         targets = [(raw, Path(os.path.join(start, raw))) for raw in paths]
@@ -51,12 +53,12 @@ def validate(
             missing = [raw for raw, full in targets if not full.exists() and not full.is_symlink()]
             if missing:
                 raise UsageError(f"no such file or folder: {', '.join(missing)}")
-        result, skills_dir = _check_paths(targets, strict, staged)
+        result, skills_dir = _check_paths(targets, strict, staged, progress)
     return _report(result, skills_dir, strict=strict, staged=staged, as_json=as_json, quiet=quiet)
 
 
 def _check_paths(
-    targets: Sequence[tuple[str, Path]], strict: bool, staged: bool
+    targets: Sequence[tuple[str, Path]], strict: bool, staged: bool, progress: Progress
 ) -> tuple[CheckResult, str]:
     """Each path checked in its own repository (or on its own), the results joined."""
     by_root: dict[Path | None, list[tuple[str, Path]]] = {}
@@ -73,7 +75,7 @@ def _check_paths(
             continue
         with open_repo(root) as repo:
             only = {repo.relpath(full): raw for raw, full in group}
-            results.append(_check_repo(repo, only, strict, staged, group))
+            results.append(_check_repo(repo, only, strict, staged, group, progress))
             skills_dir = repo.config.skills_dir
     return _joined(results), skills_dir
 
@@ -93,6 +95,7 @@ def _check_repo(
     strict: bool,
     staged: bool,
     given: Sequence[tuple[str, Path]] = (),
+    progress: Progress = NO_PROGRESS,
 ) -> CheckResult:
     tree = repo.store.staged_tree() if staged else repo.store.worktree_tree()
     config = repo.config
@@ -116,7 +119,12 @@ def _check_repo(
         )
     else:
         result = check_tree(
-            tree, skills_dir=config.skills_dir, include=config.include, strict=strict, only=selected
+            tree,
+            skills_dir=config.skills_dir,
+            include=config.include,
+            strict=strict,
+            only=selected,
+            progress=progress,
         )
         nested = nested_findings(repo.store.nested_repositories(), selected)
         result = replace(result, findings=(*result.findings, *nested))

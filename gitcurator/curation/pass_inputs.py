@@ -9,14 +9,17 @@ beside the notes.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from gitcurator.audit.passes import BRANCH_PREFIX
 from gitcurator.config import Config
+from gitcurator.curation.catalogue_cache import described_blobs, skill_md_blobs
 from gitcurator.errors import CuratorError
 from gitcurator.library import SkillsRepo
+from gitcurator.lifecycle.catalogue_cost import Described
 from gitcurator.lifecycle.inventory import SkillRow, build_rows
+from gitcurator.progress import NO_PROGRESS, Progress
 from gitcurator.skills.document import find_skills
 from gitcurator.skills.identity import identity
 from gitcurator.store import ObjectID, Store, branches, commits
@@ -40,10 +43,13 @@ class PassInputs:
     recorded: Mapping[str, str]  # skill -> the lifecycle state the previous pass left it in
     read: Callable[[ObjectID], bytes]  # loads a blob: the umbrella checks read skills' files
     problems: tuple[str, ...] = ()  # records that could not be read, in words
+    # SKILL.md blob -> its name and description, for the live skills at tip (the catalogue)
+    described: Mapping[ObjectID, Described] = field(default_factory=dict)
 
 
-def load_pass(repo: SkillsRepo, now: datetime) -> PassInputs:
-    """Read what a pass at `now` needs from the default branch and the usage records."""
+def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS) -> PassInputs:
+    """Read what a pass at `now` needs from the default branch and the usage records
+    (`progress` hears how the skill catalogue is read)."""
     store, config = repo.store, repo.config
     branch = store.default_branch()
     tip = store.branch_tip(branch)
@@ -65,6 +71,7 @@ def load_pass(repo: SkillsRepo, now: datetime) -> PassInputs:
         recorded={n: r.lifecycle.value for n, r in loaded.records.items() if r.lifecycle},
         read=store.read_blob,
         problems=tuple(loaded.problems),
+        described=described_blobs(store, skill_md_blobs(entries, config), progress),
     )
 
 

@@ -11,14 +11,15 @@ import posixpath
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import TypeVar
 
 from gitcurator.audit.passes import BRANCH_PREFIX
 from gitcurator.curation.cluster_review import ClusterProgress, Model, review_clusters
 from gitcurator.curation.pass_inputs import PassInputs
 from gitcurator.curation.umbrella_plan import Fold, Refusal, UmbrellaPlan
+from gitcurator.lifecycle.catalogue_cost import CatalogueChange
 from gitcurator.lifecycle.rules import ACTIVE, ARCHIVED, LifecyclePlan, SkillFacts, plan_lifecycle
 from gitcurator.skills.archive_paths import archive_targets
-from gitcurator.store import ObjectID
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +32,7 @@ class PassPlan:
     states_before: Mapping[str, str]  # every skill -> its state before the pass
     archived_paths: Mapping[str, str]  # archived skill -> its folder under .archive/
     umbrellas: UmbrellaPlan | None = None
+    catalogue: CatalogueChange | None = None  # curation/pass_catalogue adds it
 
     @property
     def run_id(self) -> str:
@@ -120,9 +122,10 @@ def plan_pass(
     return replace(plan, umbrellas=umbrellas)
 
 
-def moved_entries(
-    entries: Mapping[str, tuple[ObjectID, int]], moves: Sequence[tuple[str, str]]
-) -> dict[str, tuple[ObjectID, int]]:
+File = TypeVar("File")
+
+
+def moved_entries(entries: Mapping[str, File], moves: Sequence[tuple[str, str]]) -> dict[str, File]:
     """The files of a tree after moving folders (from, to) whole: the tree the archive commit
     leaves, without writing it."""
     targets = dict(moves)

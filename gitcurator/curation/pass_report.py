@@ -30,6 +30,7 @@ def run_document(plan: PassPlan, commits: Sequence[str] = ()) -> dict[str, Any]:
         consolidations=[f.to_json(c) for f, c in zip(folds, ids, strict=True)],
         refused=[r.to_json() for r in plan.refused],
         llm=plan.umbrellas.llm_doc() if plan.umbrellas else None,
+        catalogue=plan.catalogue.as_doc() if plan.catalogue else None,
     )
     schemas.check(doc, "run-report", f"run.json of {plan.run_id}")
     return doc
@@ -61,5 +62,6 @@ def pass_doc(
         "consolidations": doc["consolidations"],
         "refused": doc["refused"],
         "llm": doc["llm"],
+        "catalogue": doc.get("catalogue"),
         "dry_run": dry_run,
     }

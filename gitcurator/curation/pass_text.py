@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gitcurator.curation.pass_plan import PassPlan
+from gitcurator.lifecycle.catalogue_cost import change_text
 from gitcurator.render import plural
 from gitcurator.timeutil import format_time
 from gitcurator.umbrella.clusters import Cluster
@@ -21,6 +22,7 @@ def pass_text(plan: PassPlan, doc: Mapping[str, Any], branch: str | None, *, dry
         return _lines(
             f"nothing to do at {stamp}: no skill is due to change "
             f"({plural(len(lifecycle.skipped), 'skill')} left alone)",
+            _catalogue_line(doc),
             _llm_line(doc),
         )
     lines = [f"{'dry run: ' if dry_run else ''}pass {plan.run_id} at {stamp}"]
@@ -33,6 +35,7 @@ def pass_text(plan: PassPlan, doc: Mapping[str, Any], branch: str | None, *, dry
         folded = ", ".join(c["absorbed"] + [f"{d} (demoted)" for d in c["demoted"]])
         lines.append(f"  {'would fold' if dry_run else 'folded'} into {c['umbrella']}: {folded}")
     lines += [f"  refused: {r['what']}: {r['reason']}" for r in refused]
+    lines.append(_catalogue_line(doc))
     lines.append(_llm_line(doc))
     if dry_run:
         lines.append("nothing was written")
@@ -68,6 +71,11 @@ def asking_line(k: int, total: int, cluster: Cluster, tokens: int) -> str:
 def asked_line(total: int, seconds: float) -> str:
     """Progress once every cluster was asked about."""
     return f"{total} clusters in {seconds:.1f} s"
+
+
+def _catalogue_line(doc: Mapping[str, Any]) -> str:
+    catalogue = doc.get("catalogue")
+    return f"  skill catalogue: {change_text(catalogue)}" if catalogue else ""
 
 
 def _llm_line(doc: Mapping[str, Any]) -> str:

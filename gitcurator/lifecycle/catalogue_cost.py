@@ -10,11 +10,16 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+from gitcurator.skills.document import SkillParseError, find_skills, parse_skill_md
 
 TokenCounter = Callable[[str], int]
 ESTIMATE = "estimate"
+# A SKILL.md's frontmatter `name` and `description`, None where it has none (or is unreadable).
+Described = tuple[str | None, str | None]
 # An estimate for when no tokenizer is installed: the larger of one token per 4 characters and
 # 4 tokens per 3 words. On English skill descriptions it lands within ~15% of o200k_base (the
 # encoding of OpenAI's current models; Claude's tokenizer is not public and counts similarly).
@@ -56,3 +61,68 @@ def catalogue_cost(
     return CatalogueCost(
         skills=len(lines), tokens=count("\n".join(lines)) if lines else 0, tokenizer=tokenizer
     )
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogueChange:
+    """The catalogue before a pass (the default branch) and after it (the tree it leaves)."""
+
+    before: CatalogueCost
+    after: CatalogueCost
+
+    def as_doc(self) -> dict[str, object]:
+        """run.json's `catalogue`: {"before": {...}, "after": {...}}."""
+        return {"before": self.before.as_doc(), "after": self.after.as_doc()}
+
+
+def described(data: bytes) -> Described:
+    """The frontmatter name and description of SKILL.md `data` ((None, None) if unreadable)."""
+    try:
+        doc = parse_skill_md(data)
+    except SkillParseError:
+        return None, None
+    return doc.name, doc.description
+
+
+def catalogue_entries(
+    paths: Iterable[str],
+    describe: Callable[[str], Described],
+    skills_dir: str = "",
+    include: Sequence[str] = (),
+) -> list[tuple[str, str]]:
+    """(name, description) of each live skill among `paths`, as agents load them: the
+    frontmatter name (else the folder's) and the description; `describe` reads a SKILL.md path.
+    A skill whose SKILL.md cannot be read still counts, by its folder name alone."""
+    entries = []
+    for loc in find_skills(paths, skills_dir, include):
+        if loc.archived:
+            continue
+        name, description = describe(loc.skill_md)
+        entries.append((name or loc.dirname, description or ""))
+    return entries
+
+
+def cost_text(doc: Mapping[str, Any]) -> str:
+    """`141 skills, 5,230 tokens (estimate)`: one cost (its as_doc form) in words."""
+    return f"{_size(doc)} ({doc['tokenizer']})"
+
+
+def change_text(catalogue: Mapping[str, Mapping[str, Any]]) -> str:
+    """`141 skills, 5,230 tokens → 96 skills, 3,410 tokens (−35%) (estimate)`: run.json's
+    `catalogue` in words."""
+    before, after = catalogue["before"], catalogue["after"]
+    if (before["skills"], before["tokens"]) == (after["skills"], after["tokens"]):
+        return f"{cost_text(after)}, unchanged"
+    share = ""
+    if before["tokens"]:
+        percent = round((after["tokens"] - before["tokens"]) * 100 / before["tokens"])
+        share = f" ({'−' if percent < 0 else '+'}{abs(percent)}%)" if percent else " (±0%)"
+    return f"{_size(before)} → {_size(after)}{share} ({after['tokenizer']})"
+
+
+def _size(doc: Mapping[str, Any]) -> str:
+    return f"{_counted(doc['skills'], 'skill')}, {_counted(doc['tokens'], 'token')}"
+
+
+def _counted(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"

@@ -33,11 +33,13 @@ def run_doc(
     consolidations: Sequence[Mapping[str, Any]] = (),
     refused: Sequence[Mapping[str, str]] = (),
     llm: Mapping[str, Any] | None = None,
+    catalogue: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The run.json document (schema: run-report), whole. `states_before` maps every skill to
     its state before the pass; `archived_paths` maps archived skills to their new folders;
-    `consolidations`, `refused` and `llm` are the umbrella pass's parts (none without it)."""
-    return {
+    `consolidations`, `refused` and `llm` are the umbrella pass's parts (none without it);
+    `catalogue` is what the skill catalogue costs before and after (CatalogueChange.as_doc)."""
+    doc: dict[str, Any] = {
         "version": 1,
         "run_id": run_id,
         "branch": branch,
@@ -58,6 +60,9 @@ def run_doc(
         "refused": [dict(r) for r in refused],
         "llm": None if llm is None else dict(llm),
     }
+    if catalogue is not None:
+        doc["catalogue"] = dict(catalogue)
+    return doc
 
 
 def _counts_after(

@@ -5,15 +5,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from gitcurator.lifecycle.catalogue_cost import change_text
 from gitcurator.lifecycle.rules import ARCHIVED
 from gitcurator.render import plural
 
 
 def report_markdown(doc: Mapping[str, Any]) -> str:
     """REPORT.md: the same facts as run.json, for the person reviewing the branch."""
-    lines = [
-        f"# Curator pass {doc['run_id']}",
-        "",
+    lines = [f"# Curator pass {doc['run_id']}", ""]
+    if doc.get("catalogue"):
+        # The figure a pass is judged by: what every prompt pays for the list of skills.
+        lines += [f"Skill catalogue: {change_text(doc['catalogue'])}", ""]
+    lines += [
         f"- now: {doc['now']}",
         f"- base: `{doc['base_commit'][:12]}`"
         + (f", branch `{doc['branch']}`" if doc["branch"] else ""),

@@ -6,6 +6,7 @@ import posixpath
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gitcurator.progress import NO_PROGRESS, Progress, counted
 from gitcurator.skills.check_skill import Finding, duplicate_names, skill_name, validate_skill
 from gitcurator.skills.document import SkillLocation, discover_skills
 from gitcurator.skills.files import FileTree, SkillFiles
@@ -59,8 +60,10 @@ def check_tree(
     include: Sequence[str] = (),
     strict: bool = False,
     only: Sequence[str] | None = None,
+    progress: Progress = NO_PROGRESS,
 ) -> CheckResult:
-    """Validate the live skills of `tree` (or those `only` names) and their names across it."""
+    """Validate the live skills of `tree` (or those `only` names) and their names across it;
+    `progress` hears how many skills are read."""
     found, hidden = discover_skills(tree.paths, skills_dir, include)
     live = [s for s in found if not s.archived]
     selected, ignored = (live, []) if only is None else select_skills(live, only)
@@ -71,7 +74,7 @@ def check_tree(
     chosen = {s.folder for s in selected}
     findings: list[Finding] = []
     names: list[tuple[str, str]] = []
-    for loc in live:
+    for loc in counted(live, "validating skills", progress):
         if loc.folder in chosen:
             files = tree.skill_files(loc.folder, loc.skill_md)
             findings.extend(

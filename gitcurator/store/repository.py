@@ -19,6 +19,7 @@ from dulwich.refs import Ref
 from dulwich.repo import Repo
 
 from gitcurator.errors import NotARepository
+from gitcurator.progress import NO_PROGRESS, Progress
 from gitcurator.skills.files import FileEntry, FileTree
 from gitcurator.store import index, objects, staging, trees, worktree
 from gitcurator.store.signature import Signature
@@ -157,9 +158,9 @@ class Store:
         """The work tree as a FileTree; files are read when a check asks for them."""
         return worktree.worktree_tree(self)
 
-    def scan_worktree(self) -> WorktreeScan:
+    def scan_worktree(self, progress: Progress = NO_PROGRESS) -> WorktreeScan:
         """Stage every file `git add -A` would, as blobs held in memory until committed."""
-        return staging.scan_worktree(self)
+        return staging.scan_worktree(self, progress)
 
     def scan_tree(self, scan: WorktreeScan) -> FileTree:
         """A scan as a FileTree, so what is checked is what gets committed."""

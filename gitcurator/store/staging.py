@@ -18,6 +18,7 @@ from dulwich.objects import Blob, ObjectID, Tree
 from dulwich.refs import Ref
 
 from gitcurator.errors import StoreError
+from gitcurator.progress import NO_PROGRESS, Progress, counted
 from gitcurator.skills.document import has_ancestor_in
 from gitcurator.skills.files import FileEntry, FileTree
 from gitcurator.store.commits import make_commit
@@ -86,10 +87,14 @@ def _stage_file(full: str, rel: str, batch: ObjectBatch) -> StagedFile:
     return StagedFile(rel, mode, blob.id, st)
 
 
-def scan_worktree(store: Store) -> WorktreeScan:
-    """Stage every file `git add -A` would, as blobs held in memory until committed."""
+def scan_worktree(store: Store, progress: Progress = NO_PROGRESS) -> WorktreeScan:
+    """Stage every file `git add -A` would, as blobs held in memory until committed;
+    `progress` hears how many files are read."""
     batch = ObjectBatch()
-    files = [_stage_file(full, rel, batch) for full, rel in walk_worktree(store)]
+    found = list(walk_worktree(store))
+    files = [
+        _stage_file(full, rel, batch) for full, rel in counted(found, "reading files", progress)
+    ]
     files.sort(key=lambda f: f.path)
     return WorktreeScan(files, batch)
 

@@ -4,14 +4,18 @@ path's cache of them, rebuilt when HEAD moves."""
 from __future__ import annotations
 
 from gitcurator.library import SkillsRepo
+from gitcurator.progress import NO_PROGRESS, Progress, counted
 from gitcurator.skills.document import SkillParseError, find_skills, parse_skill_md
 from gitcurator.skills.identity import identity, name_map
 from gitcurator.statefiles import FRONTMATTER_NAMES_CACHE, read_json, write_cache_json
 
 
-def known_names(repo: SkillsRepo, include_worktree: bool = False) -> dict[str, str]:
+def known_names(
+    repo: SkillsRepo, include_worktree: bool = False, progress: Progress = NO_PROGRESS
+) -> dict[str, str]:
     """Every name `record` accepts: committed skills (live and archived), their frontmatter
-    names, absorbed names, and with `include_worktree` skills written but not yet committed."""
+    names, absorbed names, and with `include_worktree` skills written but not yet committed
+    (`progress` hears how many SKILL.md files are read)."""
     from gitcurator.telemetry import ledger
 
     store = repo.store
@@ -24,7 +28,7 @@ def known_names(repo: SkillsRepo, include_worktree: bool = False) -> dict[str, s
     cached = read_json(cache_path)
     cache: dict[str, str] = cached if isinstance(cached, dict) else {}
     fresh: dict[str, str] = {}
-    for loc in locations:
+    for loc in counted(locations, "indexing skill names", progress):
         blob = head_files[loc.skill_md].decode()
         if blob not in cache:
             try:
@@ -47,7 +51,7 @@ def known_names(repo: SkillsRepo, include_worktree: bool = False) -> dict[str, s
     return name_map(locations, frontmatter, absorbed)
 
 
-def refresh_names_cache(repo: SkillsRepo) -> None:
+def refresh_names_cache(repo: SkillsRepo, progress: Progress = NO_PROGRESS) -> None:
     """Rebuild the hot path's name cache now, for the current HEAD.
 
     Commands that move HEAD call this while dulwich is loaded anyway, so the agent's next
@@ -61,5 +65,5 @@ def refresh_names_cache(repo: SkillsRepo) -> None:
         head.decode() if head else None,
         # Committed skills only: walking the work tree costs seconds at 10k, and a name the
         # cache lacks (a skill not yet committed) sends `record` to the full rebuild anyway.
-        known_names(repo),
+        known_names(repo, progress=progress),
     )

@@ -256,7 +256,7 @@ def test_the_heat_map_counts_each_flush_in_the_week_of_its_uses(repo: Path) -> N
     state = repo / ".git" / statefiles.STATE_DIR
     assert (state / statefiles.USAGE_DELTAS_CACHE).is_file()
     assert _heat_cells(Path(run_cli(*args).out.strip()).read_text()) == expected
-    for cache in (statefiles.USAGE_DELTAS_CACHE, statefiles.DESCRIPTIONS_CACHE):
+    for cache in (statefiles.USAGE_DELTAS_CACHE, statefiles.CATALOGUE_CACHE):
         (state / cache).write_text('{"x": [[1, 2]], "y": 3')
     assert _heat_cells(Path(run_cli(*args).out.strip()).read_text()) == expected
 

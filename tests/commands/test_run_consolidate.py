@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import pty
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +12,7 @@ from typing import Any
 import pytest
 from support.fake_openai import FakeOpenAI, Response, closed_port_url, count_tokens
 from support.repos import git, run_cli, write_skill
+from support.terminal import run_on_a_terminal
 
 EPOCH = "2026-01-01T00:00:00Z"
 NOW = "2026-03-01T00:00:00Z"
@@ -522,34 +520,22 @@ def test_demoted_skills_keep_their_whole_text_with_links_re_pointed(
     assert "page.extract_tables()" in demoted
 
 
-def test_progress_goes_to_a_terminal_stderr_and_json_stays_clean(
+def test_progress_goes_to_a_terminal_stderr_and_never_with_json(
     library: Path, server: FakeOpenAI
 ) -> None:
     _configure(library, server)
     server.handler = _answer_by_cluster(_plan(_umbrella()))
-    leader, follower = pty.openpty()
-    with subprocess.Popen(
-        [sys.executable, "-m", "gitcurator", "run", "--consolidate", "--json", "--now", NOW],
-        cwd=library,
-        stdout=subprocess.PIPE,
-        stderr=follower,
-    ) as proc:
-        os.close(follower)
-        out, _ = proc.communicate(timeout=120)
-        seen = b""
-        while True:
-            try:
-                chunk = os.read(leader, 4096)
-            except OSError:  # the terminal closed with the process
-                break
-            if not chunk:
-                break
-            seen += chunk
-    os.close(leader)
-    assert proc.returncode == 0, seen
-    assert json.loads(out)["consolidations"][0]["umbrella"] == "pdf-extraction"
-    assert b"cluster 1 of 2" in seen and b"cluster 2 of 2" in seen
-    assert b"tokens so far" in seen
+    shown = run_on_a_terminal("run", "--consolidate", "--dry-run", "--now", NOW, cwd=library)
+    assert shown.code == 0, shown
+    assert "would fold into pdf-extraction" in shown.out
+    assert "cluster 1 of 2" in shown.terminal and "cluster 2 of 2" in shown.terminal
+    assert "tokens so far" in shown.terminal
+    assert "reading the skill catalogue" in shown.terminal
+    # On a terminal too, --json shows no progress at all: stdout and stderr stay clean.
+    quiet = run_on_a_terminal("run", "--consolidate", "--json", "--now", NOW, cwd=library)
+    assert quiet.code == 0, quiet
+    assert json.loads(quiet.out)["consolidations"][0]["umbrella"] == "pdf-extraction"
+    assert "cluster 1 of" not in quiet.terminal and "reading" not in quiet.terminal
     # Captured (not a terminal), stderr carries no progress.
     _code, _doc, err = _pass(library)
     assert "cluster 1 of" not in err

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from support.plans import RUN, pass_inputs, sibling_library
+from support.plans import RUN, kept_body, pass_inputs, sibling_library
 from support.scripted_model import ScriptedModel, plan_reply, umbrella
 
 from gitcurator import schemas
@@ -16,14 +16,8 @@ PDF = ("pdf-extract-images", "pdf-extract-tables")
 
 def _plan() -> PassPlan:
     files, rows = sibling_library(*PDF, idle=("old-notes",))
-    model = ScriptedModel(plan_reply(umbrella("pdf-extraction", list(PDF), _text(files))))
+    model = ScriptedModel(plan_reply(umbrella("pdf-extraction", list(PDF), kept_body(files, PDF))))
     return plan_pass(pass_inputs(files, rows), model)
-
-
-def _text(files: dict[str, bytes]) -> str:
-    return "\n\n".join(
-        f"## {n}\n\n" + files[f"{n}/SKILL.md"].decode().split("---\n")[2] for n in PDF
-    )
 
 
 def test_run_json_holds_the_lifecycle_the_umbrellas_and_the_counts_after_both() -> None:
@@ -71,5 +65,6 @@ def test_the_json_document_names_the_branch_only_when_published() -> None:
         "consolidations",
         "refused",
         "llm",
+        "catalogue",
         "dry_run",
     ]

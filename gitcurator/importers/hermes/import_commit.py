@@ -9,6 +9,7 @@ from gitcurator.audit import trailers
 from gitcurator.config import CONFIG_FILE, DEFAULT_CONFIG_TEXT
 from gitcurator.errors import CuratorError, ValidationFailed
 from gitcurator.importers.hermes.target import Target, write_file
+from gitcurator.progress import NO_PROGRESS, Progress, step
 from gitcurator.render import findings_text, plural
 from gitcurator.skills.check_tree import check_tree
 from gitcurator.skills.document import SkillLocation
@@ -22,13 +23,14 @@ def commit_import(
     brought: list[str],
     state: list[str],
     verify: bool,
+    progress: Progress = NO_PROGRESS,
 ) -> tuple[str | None, dict[str, int]]:
     """Validate and commit what the import brought; None when nothing changed."""
     store = target.store
     head = store.head_paths()
     if not head and not (store.root / CONFIG_FILE).exists():
         write_file(target.undo, store.root / CONFIG_FILE, DEFAULT_CONFIG_TEXT)
-    scan = store.scan_worktree()
+    scan = store.scan_worktree(progress)
     if state:
         # Hermes' state stays out even where a person's .gitignore rule lets it back in.
         scan.files[:] = [f for f in scan.files if not _is_state(f.path, target.prefix, state)]
@@ -36,7 +38,10 @@ def commit_import(
     changed = sorted(p for p in staged.keys() | head.keys() if staged.get(p) != head.get(p))
     _refuse_unrelated(target, changed, brought, bool(head))
     result = check_tree(
-        store.scan_tree(scan), skills_dir=target.config.skills_dir, only=changed if head else None
+        store.scan_tree(scan),
+        skills_dir=target.config.skills_dir,
+        only=changed if head else None,
+        progress=progress,
     )
     if result.errors and verify:
         raise ValidationFailed(
@@ -47,7 +52,8 @@ def commit_import(
     checked = {"errors": result.errors, "warnings": result.warnings}
     if head and not changed:
         return None, checked
-    commit = store.commit_scan(scan, _message(source, locations, len(changed)))
+    with step("writing the commit", progress):
+        commit = store.commit_scan(scan, _message(source, locations, len(changed)))
     return commit.decode(), checked
 
 

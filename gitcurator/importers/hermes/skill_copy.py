@@ -15,13 +15,18 @@ from pathlib import Path
 from gitcurator.errors import CuratorError
 from gitcurator.importers.hermes.source import SourceListing
 from gitcurator.importers.hermes.target import Target, Undo
+from gitcurator.progress import NO_PROGRESS, Progress, counted
 from gitcurator.render import plural
 from gitcurator.skills.document import ARCHIVE_DIR, SkillLocation, find_skills, has_ancestor_in
 from gitcurator.skills.identity import identity
 
 
 def copy_skills(
-    target: Target, source: Path, listing: SourceListing, locations: Sequence[SkillLocation]
+    target: Target,
+    source: Path,
+    listing: SourceListing,
+    locations: Sequence[SkillLocation],
+    progress: Progress = NO_PROGRESS,
 ) -> tuple[list[str], list[str]]:
     """Copy the skill folders and loose files (category notes); refuse to overwrite a skill.
 
@@ -62,7 +67,7 @@ def copy_skills(
                 notes.append(f"{there} differs from {source / rel} and was kept as it is")
             continue
         todo.append(rel)
-    for rel in todo:
+    for rel in counted(todo, "copying skills", progress):
         _copy(source / rel, target.store.root / (target.prefix + rel), target.undo)
     return [target.prefix + rel for rel in [*folders, *loose]], notes
 

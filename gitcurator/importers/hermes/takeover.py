@@ -24,6 +24,7 @@ from gitcurator.importers.hermes.source import (
 )
 from gitcurator.importers.hermes.target import ignore_state, open_target
 from gitcurator.importers.hermes.usage_records import merge_facts, summarise
+from gitcurator.progress import NO_PROGRESS, Progress
 from gitcurator.skills.document import find_skills
 from gitcurator.store import Store
 from gitcurator.telemetry import ledger
@@ -39,8 +40,16 @@ class Takeover:
     warnings: list[str] = field(default_factory=list)
 
 
-def take_over(source: Path, repo_dir: Path | None, *, verify: bool, now: datetime) -> Takeover:
-    """Import the Hermes folder `source` into `repo_dir` (None: into `source` itself)."""
+def take_over(
+    source: Path,
+    repo_dir: Path | None,
+    *,
+    verify: bool,
+    now: datetime,
+    progress: Progress = NO_PROGRESS,
+) -> Takeover:
+    """Import the Hermes folder `source` into `repo_dir` (None: into `source` itself);
+    `progress` hears how copying, reading and checking the skills get on."""
     source = source_folder(source)
     listing = list_source(source)
     locations = find_skills(listing.files)
@@ -54,9 +63,11 @@ def take_over(source: Path, repo_dir: Path | None, *, verify: bool, now: datetim
             ignored = ignore_state(target, source, listing) if target.in_place else []
             brought: list[str] = []
             if not target.in_place:
-                brought, kept = copy_skills(target, source, listing, locations)
+                brought, kept = copy_skills(target, source, listing, locations, progress)
                 problems += kept
-            commit, checked = commit_import(target, source, locations, brought, ignored, verify)
+            commit, checked = commit_import(
+                target, source, locations, brought, ignored, verify, progress
+            )
             target.undo.forget()
             notes, warnings = _write_notes(target.store, plan, format_time(now), records)
             root = target.store.root

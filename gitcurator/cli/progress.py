@@ -1,0 +1,63 @@
+"""Progress on a terminal: click's own bar on stderr, one per step of the work, each erased
+when its step ends (the terminal keeps the result, not a trail of finished bars).
+
+Made only when stderr is a terminal and `--json` was not asked for; otherwise the command
+gets gitcurator.progress.NO_PROGRESS, so a pipe, a log or a machine reading JSON sees none.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import click
+
+from gitcurator.progress import NO_PROGRESS, Progress
+
+# Back to the start of the bar's line, erase it, and show the cursor click's bar hid.
+_ERASE = "\r\033[K\033[?25h"
+
+
+class TerminalBars:
+    """A Progress drawing click.progressbar on stderr; a new label starts a new bar."""
+
+    def __init__(self) -> None:
+        self._label: str | None = None
+        self._bar: Any = None  # click's ProgressBar, entered
+        self._done = 0
+
+    def __call__(self, label: str, done: int, total: int) -> None:
+        """Move the bar of `label` to `done` of `total`."""
+        if total <= 0:
+            return
+        if label != self._label or self._bar is None or done < self._done:
+            self.close()
+            bar = click.progressbar(length=total, label=label, file=sys.stderr, show_pos=True)
+            self._bar, self._label, self._done = bar.__enter__(), label, 0
+        self._bar.update(done - self._done)
+        self._done = done
+        if done >= total:
+            self.close()
+
+    def close(self) -> None:
+        """Erase the bar shown, if any."""
+        if self._bar is not None:
+            self._bar = self._label = None
+            click.echo(_ERASE, file=sys.stderr, nl=False)
+
+
+@contextlib.contextmanager
+def terminal_progress(quiet: bool = False) -> Iterator[Progress]:
+    """A Progress for a command: bars on stderr when it is a terminal and not `quiet` (the
+    command's `--json`, or `--quiet`), NO_PROGRESS otherwise; the last bar is ended before
+    the command's output is shown."""
+    if quiet or not sys.stderr.isatty():
+        yield NO_PROGRESS
+        return
+    bars = TerminalBars()
+    try:
+        yield bars
+    finally:
+        bars.close()
