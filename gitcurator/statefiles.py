@@ -46,6 +46,8 @@ TREE_CACHE = "tree-cache.json"  # the file listing of the last tree asked for
 # near-duplicate guard compares a new skill with, kept so a commit does not re-read and
 # re-tokenise every SKILL.md (seconds at 10,000 skills). Content-addressed: never stale.
 WORDS_CACHE = "similar-words.json"
+# The search index of the default branch's skills, keyed by its tree id (search.index_cache).
+SEARCH_INDEX = "search-index.txt"
 
 _read_only = False
 

@@ -24,6 +24,7 @@ PURE_PACKAGES = {
     "umbrella": {"model_client.py", "model_retries.py"},
     "lifecycle": set(),
     "audit": {"passes.py"},
+    "search": {"index_cache.py"},
 }
 PURE_MODULES = {"sync/notes_merge.py", "telemetry/records.py", "telemetry/screen.py"}
 
@@ -57,6 +58,7 @@ IMPURE_GITCURATOR = (
     "gitcurator.error_handler",
     "gitcurator.agents",
     "gitcurator.mcp",
+    "gitcurator.search.index_cache",
     "gitcurator.telemetry.journal",
     "gitcurator.telemetry.ledger",
     "gitcurator.telemetry.names",

@@ -141,7 +141,7 @@ class SkillService:
         if not query:
             return list(rows.values())[:limit]
         index = self._files.word_index(cat, self._repo.store)
-        return [{**rows[name], "score": score} for name, score in index.search(query, limit or 20)]
+        return [{**rows[h.name], "score": h.score} for h in index.search(query, limit or 20)]
 
     def load_skill(self, name: str, request_id: object) -> Loaded:
         """The SKILL.md of the live skill `name` leads to; records one use of it."""
