@@ -12,6 +12,20 @@ from gitcurator.statefiles import FRONTMATTER_NAMES_CACHE, read_json, write_cach
 def known_names(repo: SkillsRepo, include_worktree: bool = False) -> dict[str, str]:
     """Every name `record` accepts: committed skills (live and archived), their frontmatter
     names, absorbed names, and with `include_worktree` skills written but not yet committed."""
+    return _names(repo, include_worktree)[0]
+
+
+def cached_names(repo: SkillsRepo, include_worktree: bool = False) -> dict[str, str]:
+    """known_names as the hot path's cache keeps them: a name of a skill that is archived (and
+    not live) maps to `/skill` (names_cache.ARCHIVED_MARK), so its use is kept as `wanted`."""
+    from gitcurator.telemetry.names_cache import ARCHIVED_MARK
+
+    names, archived = _names(repo, include_worktree)
+    return {n: ARCHIVED_MARK + t if t in archived else t for n, t in names.items()}
+
+
+def _names(repo: SkillsRepo, include_worktree: bool) -> tuple[dict[str, str], set[str]]:
+    """known_names, and the skills among its targets that are archived and not live."""
     from gitcurator.telemetry import ledger
 
     store = repo.store
@@ -44,7 +58,9 @@ def known_names(repo: SkillsRepo, include_worktree: bool = False) -> dict[str, s
         ]
     records = ledger.load_notes(store).records
     absorbed = {n: r.absorbed_into for n, r in records.items() if r.absorbed_into}
-    return name_map(locations, frontmatter, absorbed)
+    live = {identity(loc) for loc in locations if not loc.archived}
+    archived = {identity(loc) for loc in locations if loc.archived} - live
+    return name_map(locations, frontmatter, absorbed), archived
 
 
 def refresh_names_cache(repo: SkillsRepo) -> None:
@@ -61,5 +77,5 @@ def refresh_names_cache(repo: SkillsRepo) -> None:
         head.decode() if head else None,
         # Committed skills only: walking the work tree costs seconds at 10k, and a name the
         # cache lacks (a skill not yet committed) sends `record` to the full rebuild anyway.
-        known_names(repo),
+        cached_names(repo),
     )

@@ -185,10 +185,13 @@ def test_a_session_serves_live_skills_refuses_the_rest_and_counts_exactly_the_lo
     assert snapshot(served) == before
     # pdf-extract: load_skill, skills/get, read of SKILL.md are uses; notes, inner and png
     # by the tool and notes as a resource are views. helm-deploy: the absorbed name's load.
-    # Refusals, lists and searches record nothing.
+    # The refused load of an archived skill is kept as wanted; other refusals, lists and
+    # searches record nothing.
     events = _journal(served)
     assert sorted((e["k"], e["n"][0]) for e in events) == sorted(
-        [("use", "pdf-extract")] * 3 + [("view", "pdf-extract")] * 4 + [("use", "helm-deploy")]
+        [("use", "pdf-extract")] * 3
+        + [("view", "pdf-extract")] * 4
+        + [("use", "helm-deploy"), ("wanted", "sourdough-starter")]
     )
     # The source and the event id are in the journal line, and `show` counts uses by source.
     assert {e["s"] for e in events} == {"mcp"}
