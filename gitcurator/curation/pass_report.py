@@ -11,6 +11,7 @@ from gitcurator import schemas
 from gitcurator.curation.pass_plan import PassPlan
 from gitcurator.lifecycle.report import run_doc, run_paths
 from gitcurator.lifecycle.report_markdown import report_markdown
+from gitcurator.lifecycle.restore_proposals import restored_counts
 from gitcurator.lifecycle.rules import ARCHIVED, STALE
 
 
@@ -31,6 +32,10 @@ def run_document(plan: PassPlan, commits: Sequence[str] = ()) -> dict[str, Any]:
         refused=[r.to_json() for r in plan.refused],
         llm=plan.umbrellas.llm_doc() if plan.umbrellas else None,
     )
+    if plan.restores:  # only then: reports of passes that restore nothing read as before
+        threshold = plan.inputs.config.curator.restore_after_wanted
+        doc["restores"] = [r.to_json(threshold) for r in plan.restores]
+        doc["counts"]["after"] = restored_counts(doc["counts"]["after"], len(plan.restores))
     schemas.check(doc, "run-report", f"run.json of {plan.run_id}")
     return doc
 
@@ -62,4 +67,5 @@ def pass_doc(
         "refused": doc["refused"],
         "llm": doc["llm"],
         "dry_run": dry_run,
+        **({"restores": doc["restores"]} if "restores" in doc else {}),
     }

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from gitcurator.lifecycle.restore_proposals import restore_lines
 from gitcurator.lifecycle.rules import ARCHIVED
 from gitcurator.render import plural
 
@@ -46,6 +47,7 @@ def report_markdown(doc: Mapping[str, Any]) -> str:
             by_reason.setdefault(s["reason"].split(":")[0], []).append(s["skill"])
         for reason, names in sorted(by_reason.items()):
             lines.append(f"- {reason}: {', '.join(sorted(names))}")
+    lines += restore_lines(doc.get("restores") or [])
     lines += _llm_sections(doc)
     lines += ["", "Undo after merging: `gitcurator rollback " + doc["run_id"] + "`", ""]
     return "\n".join(lines)
