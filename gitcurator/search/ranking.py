@@ -20,22 +20,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from gitcurator.umbrella.wording import skill_text, tfidf_vectors, word_counts
+from gitcurator.umbrella.wording import Described, skill_text, tfidf_vectors, word_counts
 
 FORMAT = 1  # the text form's version: a cache of another version is rebuilt
 
 
-class Searchable(Protocol):
-    """What a skill is indexed by (an `umbrella.candidates.Candidate` is one)."""
+class Searchable(Described, Protocol):
+    """What a skill is indexed by: its wording and its folder (a `Candidate` is one)."""
 
     @property
-    def name(self) -> str: ...
-    @property
     def path(self) -> str: ...
-    @property
-    def description(self) -> str: ...
-    @property
-    def body(self) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,12 +3,11 @@ never the reason for an answer."""
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import pytest
-from support.repos import git, run_cli, write_skill
+from support.repos import cli_json, git, run_cli, write_skill
 
 from gitcurator.statefiles import SEARCH_INDEX
 
@@ -28,9 +27,7 @@ def library_repo(tmp_path: Path) -> Path:
 
 
 def _search(repo: Path, *args: str) -> dict[str, object]:
-    done = run_cli("search", *args, "--json", "-C", str(repo))
-    assert done.code == 0, done
-    doc: dict[str, object] = json.loads(done.out)
+    doc: dict[str, object] = cli_json("search", *args, "-C", str(repo))
     return doc
 
 

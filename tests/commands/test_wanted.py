@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.journal_lines import journal_lines
 from support.passes import assert_clean_and_sound, snapshot
-from support.repos import corrupt_note, git, run_cli, write_skill
+from support.repos import cli_json, corrupt_note, git, run_cli, write_skill
 
 from gitcurator.statefiles import JOURNAL, STATE_DIR
 
@@ -25,22 +26,13 @@ def archived_repo(repo: Path) -> Path:
     return repo
 
 
-def _journal(repo: Path) -> list[dict[str, Any]]:
-    path = repo / ".git" / STATE_DIR / JOURNAL
-    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
-
-
 def _show(repo: Path, name: str) -> dict[str, Any]:
-    done = run_cli("show", name, "--json", "-C", str(repo))
-    assert done.code == 0, done
-    doc: dict[str, Any] = json.loads(done.out)
+    doc: dict[str, Any] = cli_json("show", name, "-C", str(repo))
     return doc
 
 
 def _pass(repo: Path, *args: str) -> dict[str, Any]:
-    done = run_cli("run", *args, "--json", "-C", str(repo))
-    assert done.code == 0, done
-    doc: dict[str, Any] = json.loads(done.out)
+    doc: dict[str, Any] = cli_json("run", *args, "-C", str(repo))
     return doc
 
 
@@ -49,11 +41,11 @@ def test_a_use_of_an_archived_skill_is_kept_as_wanted_and_an_unknown_name_refuse
 ) -> None:
     r = str(archived_repo)
     assert run_cli("record", "use", "docker-build", "pdf-extract", "-C", r).code == 0
-    kinds = sorted((e["k"], e["n"]) for e in _journal(archived_repo))
+    kinds = sorted((e["k"], e["n"]) for e in journal_lines(archived_repo))
     assert kinds == [("use", ["pdf-extract"]), ("wanted", ["docker-build"])]
     never = run_cli("record", "use", "never-was", "-C", r)
     assert never.code == 1 and "no skill named never-was" in never.err
-    assert len(_journal(archived_repo)) == 2, "nothing recorded for a refused call"
+    assert len(journal_lines(archived_repo)) == 2, "nothing recorded for a refused call"
     shown = _show(archived_repo, "docker-build")
     assert (shown["state"], shown["wanted_count"], shown["use_count"]) == ("archived", 1, 0)
     assert "wanted_count" not in _show(archived_repo, "pdf-extract")
@@ -99,7 +91,7 @@ def test_wanted_proposed_merged_and_live(archived_repo: Path) -> None:
     assert_clean_and_sound(archived_repo)
     # Live again: a use is a use, and the next pass neither archives nor restores it.
     assert run_cli("record", "use", "docker-build", "-C", r).code == 0
-    assert _journal(archived_repo)[-1]["k"] == "use"
+    assert journal_lines(archived_repo)[-1]["k"] == "use"
     assert "restores" not in _pass(archived_repo, "--dry-run")
 
 
