@@ -13,6 +13,8 @@ from support.journal_lines import journal_lines
 from support.passes import assert_clean_and_sound, snapshot
 from support.repos import cli_json, corrupt_note, git, run_cli, write_skill
 
+from gitcurator.commands.moves import record_archives
+from gitcurator.library import open_repo
 from gitcurator.statefiles import JOURNAL, STATE_DIR
 
 ARCHIVED = ".archive/devops/docker-build"
@@ -183,3 +185,18 @@ def test_wanted_counts_once_across_a_sync_of_two_clones(tmp_path: Path) -> None:
         assert _show(clone, "old-skill")["wanted_count"] == 2
         (restore,) = _pass(clone, "--dry-run")["restores"]
         assert restore["to"] == "old-skill"
+
+
+def test_a_name_absorbed_into_an_umbrella_archived_since_is_wanted_for_the_umbrella(
+    archived_repo: Path,
+) -> None:
+    r = str(archived_repo)
+    assert run_cli("archive", "helm-deploy", "-C", r).code == 0
+    with open_repo(archived_repo) as repo:
+        assert (
+            record_archives(repo.store, {}, "test: a fold", {"docker-build": "helm-deploy"}) == ()
+        )
+    assert run_cli("record", "use", "docker-build", "-C", r).code == 0
+    assert journal_lines(archived_repo)[-1]["k"] == "wanted"
+    assert journal_lines(archived_repo)[-1]["n"] == ["helm-deploy"]
+    assert _show(archived_repo, "helm-deploy")["wanted_count"] == 1
