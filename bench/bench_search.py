@@ -49,14 +49,14 @@ def _in_process(repo: Path, queries: int) -> None:
     with open_repo(repo) as library:
         (state_of(library.store) / SEARCH_INDEX).unlink(missing_ok=True)
         start = time.perf_counter()
-        found = library_index(library)
+        found = library_index(library.store)
         found.index.search(QUERIES[0], 10, archived=True)
         cold = time.perf_counter() - start
         assert not found.cached
         samples = []
         for i in range(queries):
             start = time.perf_counter()
-            warm = library_index(library)
+            warm = library_index(library.store)
             warm.index.search(QUERIES[i % len(QUERIES)], 10, archived=True)
             samples.append(time.perf_counter() - start)
             assert warm.cached
