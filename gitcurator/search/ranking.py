@@ -50,7 +50,9 @@ class WordIndex:
         self, skills: Sequence[Searchable], archived: frozenset[str] = frozenset()
     ) -> None:
         """Index `skills`; those whose folder is in `archived` are archived skills."""
-        self._skills = [(s.name, s.path, s.description, s.path in archived) for s in skills]
+        self._skills: list[Any] = [
+            (s.name, s.path, s.description, s.path in archived) for s in skills
+        ]
         self._memo: dict[str, str | None] = {}
         self._postings: dict[str, list[tuple[int, float]]] = {}
         self._lines: dict[str, str] = {}
@@ -77,13 +79,16 @@ class WordIndex:
         scores: dict[int, float] = {}
         for word in words:
             for i, weight in self._posting(word):
-                if archived or not self._skills[i][3]:
-                    scores[i] = scores.get(i, 0.0) + weight
+                scores[i] = scores.get(i, 0.0) + weight
         norm = math.sqrt(len(words))
-        ranked = sorted(scores.items(), key=lambda item: (-item[1], self._skills[item[0]][0]))
+        found = []
+        for i, score in scores.items():
+            row = _row(self._skills[i])
+            if row is not None and (archived or not row[3]):
+                found.append((-score, row))
+        found.sort(key=lambda item: (item[0], item[1][0]))
         return [
-            Hit(*self._skills[i][:3], round(score / norm, 4), self._skills[i][3])
-            for i, score in ranked[:limit]
+            Hit(row[0], row[1], row[2], round(-neg / norm, 4), row[3]) for neg, row in found[:limit]
         ]
 
     def to_text(self, key: str) -> str:
@@ -108,13 +113,15 @@ class WordIndex:
             if header != {"format": FORMAT, "key": key, "digest": _digest(rest)}:
                 return None
             skills = json.loads(skills_line)
-            if not _is_skill_list(skills):
+            if not isinstance(skills, list):
                 return None
             lines = dict(_word_line(line) for line in words.splitlines())
         except (ValueError, TypeError, RecursionError):
             return None
         index = cls.__new__(cls)
-        index._skills = [(s[0], s[1], s[2], s[3]) for s in skills]
+        # The digest vouches for the rows (only this code writes them); each is still checked
+        # when a hit is made of it, so even a forged cache cannot crash a search.
+        index._skills = skills
         index._memo = {}
         index._postings = {}
         index._lines = lines
@@ -135,14 +142,14 @@ def _digest(body: str) -> str:
     return hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _is_skill_list(value: Any) -> bool:
-    return isinstance(value, list) and all(
-        isinstance(s, list)
-        and len(s) == 4
-        and all(isinstance(x, str) for x in s[:3])
-        and isinstance(s[3], bool)
-        for s in value
-    )
+def _row(row: Any) -> tuple[str, str, str, bool] | None:
+    """A skill row of the index, or None when it is not one (a forged cache)."""
+    if isinstance(row, list | tuple) and len(row) == 4:
+        name, folder, description, archived = row
+        texts = all(isinstance(x, str) for x in (name, folder, description))
+        if texts and isinstance(archived, bool):
+            return name, folder, description, archived
+    return None
 
 
 def _word_line(line: str) -> tuple[str, str]:

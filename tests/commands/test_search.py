@@ -122,3 +122,17 @@ def test_a_broken_config_is_refused_even_with_a_cache(library_repo: Path) -> Non
     (library_repo / ".gitcurator.yaml").write_text("curator: [unclosed\n")
     broken = run_cli("search", "pdf", "-C", str(library_repo))
     assert broken.code == 1 and ".gitcurator.yaml" in broken.err
+
+
+def test_a_binary_or_broken_skill_md_is_found_by_its_name_and_no_repository_refused(
+    library_repo: Path, tmp_path: Path
+) -> None:
+    (library_repo / "invoice-ocr").mkdir()
+    (library_repo / "invoice-ocr" / "SKILL.md").write_bytes(b"\x00\xff\xfe binary " * 100)
+    write_skill(library_repo, "odd-yaml", body="---\nname: [unclosed\n---\nbody\n")
+    git("add", "-A", cwd=library_repo)
+    git("commit", "-qm", "broken skills, with plain git", cwd=library_repo)
+    assert _names(_search(library_repo, "invoice ocr")) == ["invoice-ocr"]
+    assert _names(_search(library_repo, "odd yaml")) == ["odd-yaml"]
+    outside = run_cli("search", "pdf", "-C", str(tmp_path))
+    assert outside.code == 1 and "not" in outside.err and "repository" in outside.err

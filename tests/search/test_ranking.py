@@ -71,3 +71,25 @@ def test_a_damaged_text_is_not_read(damage: object) -> None:
     assert callable(damage)
     assert WordIndex.from_text(damage(text), "k") is None
     assert WordIndex.from_text(text, "other key") is None
+
+
+def test_a_forged_cache_with_a_right_digest_cannot_crash_a_search() -> None:
+    import hashlib
+    import json
+
+    text = WordIndex(SKILLS, ARCHIVED).to_text("k")
+    _, _, rest = text.partition("\n")
+    skills_line, _, words = rest.partition("\n")
+    forged_rows = json.loads(skills_line)
+    forged_rows[0] = 7  # pdf-extract-tables' row: not a row at all
+    forged_rows[1] = ["pdf-merge", "b", None, False]
+    body = json.dumps(forged_rows) + "\n" + words
+    digest = hashlib.sha256(body.encode()).hexdigest()
+    header = json.dumps({"format": 1, "key": "k", "digest": digest})
+    forged = WordIndex.from_text(header + "\n" + body, "k")
+    assert forged is not None
+    assert forged.search("tables in a pdf", 10, archived=True) == [
+        h
+        for h in WordIndex(SKILLS, ARCHIVED).search("tables in a pdf", 10, archived=True)
+        if h.name not in ("pdf-extract-tables", "pdf-merge")
+    ]
