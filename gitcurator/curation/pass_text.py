@@ -35,8 +35,8 @@ def pass_text(plan: PassPlan, doc: Mapping[str, Any], branch: str | None, *, dry
         lines.append(f"  {'would fold' if dry_run else 'folded'} into {c['umbrella']}: {folded}")
     lines += [f"  refused: {r['what']}: {r['reason']}" for r in refused]
     lines += [
-        f"  {'would restore' if dry_run else 'restore'} {r['skill']} ({r['from']} -> {r['to']}): "
-        f"{r['reason']}"
+        f"  {'would propose back' if dry_run else 'proposed back'} {r['skill']} "
+        f"({r['from']} -> {r['to']}, restored on merge): {r['reason']}"
         for r in restores
     ]
     lines.append(_llm_line(doc))

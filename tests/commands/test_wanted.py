@@ -67,7 +67,7 @@ def test_wanted_proposed_merged_and_live(archived_repo: Path) -> None:
         assert run_cli("record", "use", "docker-build", "-C", r).code == 0
     before = snapshot(archived_repo)
     dry = run_cli("run", "--dry-run", "-C", r)
-    assert "would restore docker-build" in dry.out and "wanted 2 times" in dry.out
+    assert "would propose back docker-build" in dry.out and "wanted 2 times" in dry.out
     assert snapshot(archived_repo) == before, "a dry run writes nothing"
     doc = _pass(archived_repo)
     (restore,) = doc["restores"]
@@ -83,6 +83,8 @@ def test_wanted_proposed_merged_and_live(archived_repo: Path) -> None:
         ).stdout
     )
     assert run_json["restores"][0]["reason"].startswith("wanted 2 times")
+    assert run_json["counts"]["before"]["archived"] == 1
+    assert run_json["counts"]["after"]["archived"] == 0
     log = git("log", "--format=%s%n%(trailers)", f"main..{branch}", cwd=archived_repo).stdout
     assert "curator: restore 1 wanted skill" in log and "Curator-Restored: docker-build" in log
     merged = run_cli("merge", "-C", r)
