@@ -4,7 +4,8 @@ agents wrote (pure).
 Kinds: `use` and `view` count; `edit` (an agent edited a skill) is a patch: it counts per
 source and moves the skill's last patch time; `create` (an agent wrote a new skill) records
 origin `agent` unless the skill already has an origin; `wanted` (a use of an archived skill)
-counts per host since the skill's archived_at (records.Wanted). An event with an id its
+counts per host since the skill's archived_at (records.Wanted), and as a use when it is dated
+before that (a backfill of the agent's logs). An event with an id its
 source already reported for that skill (on any host, in the notes or earlier in the same
 batch) changes nothing: a hook and a backfill of the same event, or an ingest run twice, count
 once. An id without a source is not deduplicated (ids are only unique within the agent that
@@ -75,6 +76,10 @@ class _Pending:
             self.created_at = min(self.created_at or event.at, event.at)
             return
         kind = "patch" if event.kind == "edit" else event.kind
+        archived_at = self.record.archived_at
+        if kind == WANTED and archived_at is not None and event.at < archived_at:
+            # A backfill (`ingest`) of a load from before the skill was archived: a use then.
+            kind = "use"
         digest = None
         if event.source is not None and event.event_id is not None:
             digest = sources.digest(event.event_id)

@@ -94,3 +94,9 @@ def test_two_clones_merge_without_counting_twice() -> None:
     # A count from before the skill was archived again loses to one since.
     rearchived = _fold(replace(a, archived_at=T2), _wanted("ha", T3))
     assert merge_records(newer, rearchived).hosts["ha"].wanted == rearchived.hosts["ha"].wanted
+
+
+def test_a_backfilled_load_from_before_the_archive_is_a_use() -> None:
+    record = _fold(UsageRecord("x", archived_at=T2), _wanted("h1", T1), _wanted("h1", T3))
+    assert (record.use_count, record.last_used_at) == (1, T1)
+    assert (record.wanted_count, record.last_wanted_at) == (1, T3)
