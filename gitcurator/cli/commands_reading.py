@@ -97,7 +97,11 @@ def clusters(start: Path, now: str | None, as_json: bool) -> int:
 @click.argument("query")
 @click.option("--archived", is_flag=True, help="Search archived skills too (marked as such).")
 @click.option(
-    "--limit", type=click.IntRange(min=1), default=10, show_default=True, help="At most N."
+    "--limit",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="Show at most N skills.",
 )
 @json_option
 @repo_option
