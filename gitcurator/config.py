@@ -49,6 +49,8 @@ class CuratorPolicy:
     min_retention: float = 0.5
     prune_builtins: bool = False
     protect: tuple[str, ...] = ()
+    # An archived skill asked for this many times since it was archived is proposed back.
+    restore_after_wanted: int = 2
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,6 +52,8 @@ WORDS_CACHE = "similar-words.json"
 # Notes commit -> the uses it added per skill (the health page's weeks); a commit never changes.
 USAGE_DELTAS_CACHE = "usage-deltas.json"
 CATALOGUE_CACHE = "catalogue-entries.json"  # SKILL.md blob -> [name, description] (the catalogue)
+# The search index of the default branch's skills, keyed by its tree id (search.index_cache).
+SEARCH_INDEX = "search-index.txt"
 
 _read_only = False
 

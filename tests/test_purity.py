@@ -27,6 +27,7 @@ PURE_PACKAGES = {
     # page.py renders with jinja2, which imports threading and tempfile for its own caches; it
     # is handed the template's text and reads and writes nothing.
     "health": {"page.py"},
+    "search": {"index_cache.py"},
 }
 PURE_MODULES = {
     "sync/notes_merge.py",
@@ -65,6 +66,7 @@ IMPURE_GITCURATOR = (
     "gitcurator.error_handler",
     "gitcurator.agents",
     "gitcurator.mcp",
+    "gitcurator.search.index_cache",
     "gitcurator.telemetry.journal",
     "gitcurator.telemetry.ledger",
     "gitcurator.telemetry.names",

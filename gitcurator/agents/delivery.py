@@ -1,5 +1,6 @@
 """Agent events into the usage journal: names resolved once per batch, lines appended in
-chunks, unknown names counted for `connect --list` (never recorded, never an error).
+chunks, unknown names counted for `connect --list` (never recorded, never an error), a load of
+an archived skill kept as `wanted`.
 
 Imports only the telemetry hot path (journal, recording) and the standard library.
 """
@@ -15,7 +16,7 @@ from gitcurator.agents.events import AgentEvent, now
 from gitcurator.agents.paths import is_file
 from gitcurator.skills.identity import is_skill_name
 from gitcurator.telemetry import journal, names_cache, recording
-from gitcurator.telemetry.events import MAX_EVENT_ID, event_line
+from gitcurator.telemetry.events import MAX_EVENT_ID, WANTED, event_line
 from gitcurator.telemetry.gitdir import find_gitdir, read_head, state_dir
 from gitcurator.telemetry.host import host_id
 
@@ -83,7 +84,8 @@ def deliver(
     lines: list[bytes] = []
     for event in batch:
         at = event.at or stamp
-        if event.kind in ("use", "view"):
+        kind = event.kind
+        if kind in ("use", "view"):
             skill = known.get(event.name)
             if skill is None:
                 if event.guess:
@@ -91,6 +93,9 @@ def deliver(
                 else:
                     done.unknown.append(event.name)
                 continue
+            if names_cache.archived(skill) is not None:
+                # An archived skill the agent asked for: kept as wanted, offered back later.
+                kind, skill = WANTED, names_cache.skill_of(skill)
         elif not is_skill_name(event.name):
             done.dropped += 1  # a name no skill folder can have (a path, a newline)
             continue
@@ -101,10 +106,10 @@ def deliver(
             import hashlib
 
             event_id = "sha256:" + hashlib.sha256(event_id.encode("utf-8", "replace")).hexdigest()
-        lines.append(event_line(event.kind, [skill], at, host, source, event_id))
+        lines.append(event_line(kind, [skill], at, host, source, event_id))
         done.recorded += 1
         if done.last_at is None or at >= done.last_at:
-            done.last_at, done.last = at, f"{event.kind} {skill}"
+            done.last_at, done.last = at, f"{kind} {skill}"
     for start in range(0, len(lines), _CHUNK):
         journal.append(target.state, b"".join(lines[start : start + _CHUNK]))
     if note:

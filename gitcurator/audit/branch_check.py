@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gitcurator.audit import trailers
+from gitcurator.audit.restore_check import restore_problem, restores_report_problem
 from gitcurator.audit.umbrella_check import UmbrellaCommit, UmbrellaGuards, umbrella_guard_problem
 from gitcurator.lifecycle.report import run_paths
 from gitcurator.skills.document import ARCHIVE_DIR, SKILL_FILE, SKILL_FILE_LOWER
@@ -52,6 +53,8 @@ class BranchFacts:
     related: bool
     commits: Sequence[CommitChange]
     guards: UmbrellaGuards | None = None  # None: the umbrella commits' shape only
+    # What a pass would restore on the target now: name -> (folder in .archive/, live folder).
+    restorable: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
 
 def branch_problem(facts: BranchFacts) -> str | None:
@@ -77,6 +80,7 @@ def _find(facts: BranchFacts) -> str | None:
     archived: list[str] = []
     umbrellas: list[str] = []
     absorbed: list[str] = []
+    restored: list[str] = []
     # What each commit does first (a deletion is named as one wherever it sits), then the
     # shape of the whole: one report commit, the last, agreeing with the commits.
     for c in own:
@@ -94,14 +98,25 @@ def _find(facts: BranchFacts) -> str | None:
         elif trailers.ARCHIVED in found:
             problem = _archive_problem(c, found[trailers.ARCHIVED])
             archived += found[trailers.ARCHIVED]
+        elif trailers.RESTORED in found:
+            problem = restore_problem(
+                _short(c), c.files, found[trailers.RESTORED], facts.restorable
+            )
+            restored += found[trailers.RESTORED]
         else:
-            problem = f"commit {_short(c)} is neither an archive, umbrella nor report commit"
+            problem = (
+                f"commit {_short(c)} is neither an archive, restore, umbrella nor report commit"
+            )
         if problem is not None:
             return problem
     reports = [c for c in own if trailers.REPORT in trailers.trailers(c.message)]
     if reports != [own[-1]]:
         return f"its last commit {_short(own[-1])} is not the pass's only report commit"
-    return _report_problem(own[-1], facts.run_id, archived, umbrellas, absorbed)
+    problem = _report_problem(own[-1], facts.run_id, archived, umbrellas, absorbed)
+    if problem is not None:
+        return problem
+    run_json = run_paths(facts.run_id)[1]
+    return restores_report_problem(_short(own[-1]), run_json, own[-1].run_json, restored)
 
 
 def _archive_problem(c: CommitChange, names: Sequence[str]) -> str | None:

@@ -1,4 +1,4 @@
-"""Commands that read: list, show, status, log, report, resolve, clusters."""
+"""Commands that read: list, show, status, log, report, resolve, clusters, search."""
 
 from __future__ import annotations
 
@@ -130,3 +130,29 @@ def clusters(start: Path, now: str | None, as_json: bool) -> int:
     from gitcurator.commands.clusters import show_clusters
 
     return emit(show_clusters(start, now=now), as_json=as_json)
+
+
+@cli.command()
+@click.argument("query")
+@click.option("--archived", is_flag=True, help="Search archived skills too (marked as such).")
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="Show at most N skills.",
+)
+@json_option
+@repo_option
+def search(start: Path, query: str, archived: bool, limit: int, as_json: bool) -> int:
+    """Skills ranked by how well their wording matches QUERY.
+
+    Uses the wording model `clusters` uses (name, description, start of the body), over the
+    default branch. With --archived, archived skills are ranked too, each with the command
+    that restores it. The index is cached by the branch's tree, so repeated searches are fast.
+
+    Example: gitcurator search "extract tables from pdf" --archived --limit 5
+    """
+    from gitcurator.commands.search import search as run
+
+    return emit(run(start, query, archived=archived, limit=limit), as_json=as_json)

@@ -36,7 +36,7 @@ def table(rows: list[SkillRow]) -> str:
     body = [
         (
             r.name,
-            r.state,
+            f"{r.state} (wanted {r.wanted_count})" if r.wanted_count else r.state,
             r.origin,
             "yes" if r.pinned else "",
             str(r.use_count),

@@ -8,12 +8,12 @@ folder with uncommitted changes is refused, changing nothing.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from gitcurator.errors import CuratorError
 from gitcurator.library import SkillsRepo
+from gitcurator.lifecycle.restore_proposals import COPY, restored_name
 from gitcurator.output import warning_line
 from gitcurator.render import other_branch_note
 from gitcurator.skills.document import SkillLocation, SkillParseError, find_skills, parse_skill_md
@@ -24,9 +24,6 @@ from gitcurator.store.repository import Store
 from gitcurator.telemetry import ledger
 from gitcurator.telemetry.names import refresh_names_cache
 from gitcurator.telemetry.records import UsageRecord
-
-# The pass (and `archive`) suffix a folder whose name .archive/ already holds: x-2, x-3, ...
-_COPY = re.compile(r"(.+)-([2-9]|[1-9][0-9]+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,14 +81,13 @@ def commit_move(
 def archived_name(repo: SkillsRepo, tip: Tip, location: SkillLocation) -> str:
     """The skill an archived folder holds: its folder name, or for a copy suffixed -2, -3 ...
     (a name the archive already held) the name its SKILL.md gives, `x` of `x-2`."""
-    match = _COPY.fullmatch(location.dirname)
-    if match is None:
+    if COPY.fullmatch(location.dirname) is None:
         return location.dirname
     try:
         doc = parse_skill_md(repo.store.read_blob(tip.entries[location.skill_md][0]))
     except SkillParseError:
         return location.dirname
-    return match.group(1) if doc.name == match.group(1) else location.dirname
+    return restored_name(location.dirname, doc.name)
 
 
 def library_prefix(repo: SkillsRepo) -> str:

@@ -9,14 +9,13 @@ from gitcurator.commands.moves import (
     archived_name,
     commit_move,
     is_taken,
-    library_prefix,
     tip_of,
 )
 from gitcurator.errors import CuratorError
-from gitcurator.library import SkillsRepo, open_repo
+from gitcurator.library import open_repo
+from gitcurator.lifecycle.restore_proposals import restore_target
 from gitcurator.output import Result
 from gitcurator.render import name_arg
-from gitcurator.skills.document import SkillLocation
 from gitcurator.skills.identity import identity
 from gitcurator.store import trees
 
@@ -52,7 +51,7 @@ def restore(start: Path, name: str) -> Result:
                 f"a live skill named {skill} exists at {live.folder}; nothing was restored "
                 "(archive or rename it first)"
             )
-        target = _live_folder(repo, source, skill)
+        target = restore_target(source.folder, skill, repo.config.skills_dir)
         if is_taken(repo, tip, target):
             raise CuratorError(f"{target} already exists; nothing was restored (move it first)")
         new_tree = trees.edit_tree(repo.store, tip.tree, [(source.folder, target)])
@@ -64,9 +63,3 @@ def restore(start: Path, name: str) -> Result:
             repo, tip, new_tree, message, f"restore {skill}", [source.folder, target]
         )
     return Result(text=f"restored {skill} to {target} ({moved.commit[:12]})", notes=moved.notes)
-
-
-def _live_folder(repo: SkillsRepo, location: SkillLocation, name: str) -> str:
-    """Where an archived skill goes back to: its category folder, under its own name."""
-    category = location.category
-    return f"{library_prefix(repo)}{category + '/' if category else ''}{name}"

@@ -15,6 +15,7 @@ from gitcurator.curation.pass_inputs import skill_rows_at
 from gitcurator.errors import JSON_READ_ERRORS, CuratorError
 from gitcurator.library import SkillsRepo, read_config
 from gitcurator.lifecycle.report import run_paths
+from gitcurator.lifecycle.restore_proposals import planned_restores
 from gitcurator.skills.document import find_skills
 from gitcurator.skills.identity import identity
 from gitcurator.store import ObjectID, Store, graph
@@ -35,15 +36,29 @@ def branch_facts(
     own = list(reversed(graph.commits_between(store, tip, merged)))
     related = bool(own) and any(p in merged for p in own[0].parents)
     umbrellas = [c for c in own if trailers.UMBRELLA in trailers.trailers(c.message)]
-    repo = SkillsRepo(store, read_config(store.root)) if umbrellas else None
+    restoring = any(trailers.RESTORED in trailers.trailers(c.message) for c in own)
+    repo = SkillsRepo(store, read_config(store.root)) if umbrellas or restoring else None
     return BranchFacts(
         BRANCH_PREFIX + run_id,
         run_id,
         target,
         related,
         [_change(store, c, run_id, repo if c in umbrellas else None) for c in own],
-        _guards(repo, target) if repo is not None else None,
+        _guards(repo, target) if repo is not None and umbrellas else None,
+        _restorable(repo, target) if repo is not None and restoring else {},
     )
+
+
+def _restorable(repo: SkillsRepo, target: str) -> dict[str, tuple[str, str]]:
+    """What a pass would restore on `target` now (the same planning, the same records)."""
+    store = repo.store
+    target_tip = store.branch_tip(target)
+    if target_tip is None:
+        return {}
+    entries = store.tree_entries(commit_tree_of(store, target_tip))
+    rows = skill_rows_at(repo, entries, ledger.load(store).records, utc_now(), head=target_tip)
+    found = planned_restores(rows, entries, lambda sha: read_blob(store, sha), repo.config)
+    return {p.name: (p.source, p.target) for p in found}
 
 
 def _guards(repo: SkillsRepo, target: str) -> UmbrellaGuards | None:

@@ -19,6 +19,7 @@ from gitcurator.curation.umbrella_plan import Fold
 from gitcurator.errors import CuratorError
 from gitcurator.library import SkillsRepo
 from gitcurator.lifecycle.report import archive_message, report_message, umbrella_message
+from gitcurator.lifecycle.restore_proposals import restore_message
 from gitcurator.store import ObjectID, Store, branches, commits, trees
 from gitcurator.store.interrupts import interrupts_deferred
 from gitcurator.telemetry import ledger
@@ -49,6 +50,8 @@ def apply_pass(repo: SkillsRepo, plan: PassPlan) -> Applied:
         moved = trees.edit_tree(store, plan.inputs.tree, plan.archive_moves)
         message = archive_message(plan.run_id, plan.lifecycle.archived)
         head = commits.write_commit(store, moved, [head], message)
+    if plan.restores:
+        head = _commit_restores(store, plan, head)
     made: list[str] = []
     for fold in plan.folds:
         head = _commit_umbrella(store, fold, head, plan.run_id)
@@ -95,6 +98,15 @@ def _commit_umbrella(store: Store, fold: Fold, head: ObjectID, run_id: str) -> O
     )
     message = umbrella_message(run_id, umbrella, fold.cluster)
     return commits.write_commit(store, tree, [head], message)
+
+
+def _commit_restores(store: Store, plan: PassPlan, head: ObjectID) -> ObjectID:
+    """One commit: each wanted skill's folder moved whole from .archive/ back, as `restore`."""
+    tree = trees.edit_tree(store, commits.commit_tree_of(store, head), plan.restore_moves)
+    threshold = plan.inputs.config.curator.restore_after_wanted
+    return commits.write_commit(
+        store, tree, [head], restore_message(plan.run_id, plan.restores, threshold)
+    )
 
 
 def _record_states(repo: SkillsRepo, plan: PassPlan) -> None:

@@ -37,9 +37,11 @@ def with_catalogue(
 
 
 def tree_after(plan: PassPlan) -> dict[str, File]:
-    """The files of the tree the pass leaves, without writing it: the archive moves, then each
-    umbrella's moves, writes and copies, in the order apply commits them."""
-    files: dict[str, File] = moved_entries(plan.inputs.entries, plan.archive_moves)
+    """The files of the tree the pass leaves, without writing it: the archive and restore
+    moves, then each umbrella's moves, writes and copies, in the order apply commits them."""
+    files: dict[str, File] = moved_entries(
+        plan.inputs.entries, plan.archive_moves + plan.restore_moves
+    )
     for fold in plan.folds:
         umbrella = fold.umbrella
         files = moved_entries(files, list(umbrella.archived.items()))

@@ -18,6 +18,7 @@ from gitcurator.curation.cluster_review import ClusterProgress, Model, review_cl
 from gitcurator.curation.pass_inputs import PassInputs
 from gitcurator.curation.umbrella_plan import Fold, Refusal, UmbrellaPlan
 from gitcurator.lifecycle.catalogue_cost import CatalogueChange
+from gitcurator.lifecycle.restore_proposals import RestoreProposal, planned_restores
 from gitcurator.lifecycle.rules import ACTIVE, ARCHIVED, LifecyclePlan, SkillFacts, plan_lifecycle
 from gitcurator.skills.archive_paths import archive_targets
 
@@ -33,6 +34,7 @@ class PassPlan:
     archived_paths: Mapping[str, str]  # archived skill -> its folder under .archive/
     umbrellas: UmbrellaPlan | None = None
     catalogue: CatalogueChange | None = None  # curation/pass_catalogue adds it
+    restores: tuple[RestoreProposal, ...] = ()  # archived skills wanted back (their moves)
 
     @property
     def run_id(self) -> str:
@@ -59,8 +61,13 @@ class PassPlan:
     @property
     def branch(self) -> str | None:
         """The curator branch the pass is published as; None when it has nothing to say."""
-        says = self.lifecycle.transitions or self.folds or self.refused
+        says = self.lifecycle.transitions or self.folds or self.refused or self.restores
         return BRANCH_PREFIX + self.run_id if says else None
+
+    @property
+    def restore_moves(self) -> list[tuple[str, str]]:
+        """(folder under .archive/, live folder) of each skill proposed back."""
+        return [(r.source, r.target) for r in self.restores]
 
     @property
     def state_changes(self) -> dict[str, str]:
@@ -105,14 +112,15 @@ def plan_pass(
     archived_paths = archive_targets(
         [(t.name, t.path) for t in lifecycle.archived], inputs.entries, inputs.config.skills_dir
     )
-    plan = PassPlan(inputs, lifecycle, before, archived_paths)
+    restores = planned_restores(inputs.rows, inputs.entries, inputs.read, inputs.config)
+    plan = PassPlan(inputs, lifecycle, before, archived_paths, restores=tuple(restores))
     if model is None:
         return plan
     retired = {t.name for t in lifecycle.archived}
     rows = [replace(r, state=ARCHIVED) if r.name in retired else r for r in inputs.rows]
     umbrellas = review_clusters(
         rows,
-        moved_entries(inputs.entries, plan.archive_moves),
+        moved_entries(inputs.entries, plan.archive_moves + plan.restore_moves),
         inputs.read,
         inputs.config,
         inputs.now,

@@ -11,6 +11,7 @@ from gitcurator import schemas
 from gitcurator.curation.pass_plan import PassPlan
 from gitcurator.lifecycle.report import run_doc, run_paths
 from gitcurator.lifecycle.report_markdown import report_markdown
+from gitcurator.lifecycle.restore_proposals import restored_counts
 from gitcurator.lifecycle.rules import ARCHIVED, STALE
 
 
@@ -32,6 +33,10 @@ def run_document(plan: PassPlan, commits: Sequence[str] = ()) -> dict[str, Any]:
         llm=plan.umbrellas.llm_doc() if plan.umbrellas else None,
         catalogue=plan.catalogue.as_doc() if plan.catalogue else None,
     )
+    if plan.restores:  # only then: reports of passes that restore nothing read as before
+        threshold = plan.inputs.config.curator.restore_after_wanted
+        doc["restores"] = [r.to_json(threshold) for r in plan.restores]
+        doc["counts"]["after"] = restored_counts(doc["counts"]["after"], len(plan.restores))
     schemas.check(doc, "run-report", f"run.json of {plan.run_id}")
     return doc
 
@@ -64,4 +69,5 @@ def pass_doc(
         "llm": doc["llm"],
         "catalogue": doc.get("catalogue"),
         "dry_run": dry_run,
+        **({"restores": doc["restores"]} if "restores" in doc else {}),
     }

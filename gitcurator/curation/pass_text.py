@@ -18,7 +18,8 @@ def pass_text(plan: PassPlan, doc: Mapping[str, Any], branch: str | None, *, dry
     lifecycle = plan.lifecycle
     folds, refused = doc["consolidations"], doc["refused"]
     stamp = format_time(lifecycle.now)
-    if not (lifecycle.transitions or folds or refused):
+    restores = doc.get("restores") or []
+    if not (lifecycle.transitions or folds or refused or restores):
         return _lines(
             f"nothing to do at {stamp}: no skill is due to change "
             f"({plural(len(lifecycle.skipped), 'skill')} left alone)",
@@ -35,6 +36,11 @@ def pass_text(plan: PassPlan, doc: Mapping[str, Any], branch: str | None, *, dry
         folded = ", ".join(c["absorbed"] + [f"{d} (demoted)" for d in c["demoted"]])
         lines.append(f"  {'would fold' if dry_run else 'folded'} into {c['umbrella']}: {folded}")
     lines += [f"  refused: {r['what']}: {r['reason']}" for r in refused]
+    lines += [
+        f"  {'would propose back' if dry_run else 'proposed back'} {r['skill']} "
+        f"({r['from']} -> {r['to']}, restored on merge): {r['reason']}"
+        for r in restores
+    ]
     lines.append(_catalogue_line(doc))
     lines.append(_llm_line(doc))
     if dry_run:

@@ -38,6 +38,7 @@ class SkillRow:
     archived_at: str | None
     absorbed_into: str | None
     sources: Mapping[str, int] = field(default_factory=dict)  # uses by who reported them
+    wanted_count: int = 0  # uses asked for since it was archived (archived rows only)
 
     def to_json(self) -> dict[str, Any]:
         # dataclasses.asdict deep-copies every value: 1 s for 10,000 rows.
@@ -48,6 +49,8 @@ class SkillRow:
             del doc["sources"]
         else:
             doc["sources"] = dict(self.sources)
+        if self.state != "archived":
+            del doc["wanted_count"]  # live rows read as they did before wanted existed
         return doc
 
 
@@ -117,6 +120,7 @@ def _row(
         archived_at=record.archived_at if loc.archived else None,
         absorbed_into=record.absorbed_into,
         sources=sources.uses_by_source(by_host),
+        wanted_count=record.wanted_count if loc.archived else 0,
     )
 
 

@@ -127,8 +127,10 @@ def report_message(run_id: str, doc: Mapping[str, Any]) -> str:
     summary = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) or "no changes"
     folds = len(doc.get("consolidations") or [])
     umbrellas = f"; {plural(folds, 'umbrella')} applied" if doc.get("llm") else ""
+    restores = len(doc.get("restores") or [])
+    restored = f"; {plural(restores, 'wanted skill')} proposed back" if restores else ""
     return (
         f"curator: report for run {run_id}\n\n"
-        f"Transitions: {summary}; {len(doc['skipped'])} skills left alone{umbrellas}.\n\n"
+        f"Transitions: {summary}; {len(doc['skipped'])} skills left alone{umbrellas}{restored}.\n\n"
         f"{trailers.RUN}: {run_id}\n{trailers.REPORT}: {report_md}\n"
     )

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gitcurator.lifecycle.catalogue_cost import change_text
+from gitcurator.lifecycle.restore_proposals import restore_lines
 from gitcurator.lifecycle.rules import ARCHIVED
 from gitcurator.render import plural
 
@@ -49,6 +50,7 @@ def report_markdown(doc: Mapping[str, Any]) -> str:
             by_reason.setdefault(s["reason"].split(":")[0], []).append(s["skill"])
         for reason, names in sorted(by_reason.items()):
             lines.append(f"- {reason}: {', '.join(sorted(names))}")
+    lines += restore_lines(doc.get("restores") or [])
     lines += _llm_sections(doc)
     lines += ["", "Undo after merging: `gitcurator rollback " + doc["run_id"] + "`", ""]
     return "\n".join(lines)

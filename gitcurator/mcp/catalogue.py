@@ -16,7 +16,7 @@ from gitcurator.skills.document import find_skills
 from gitcurator.skills.identity import identity, is_skill_name
 from gitcurator.store import ObjectID
 from gitcurator.telemetry import ledger, names_cache
-from gitcurator.telemetry.names import known_names
+from gitcurator.telemetry.names import cached_names
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,10 +85,11 @@ def build(repo: SkillsRepo, head: str | None, notes: str | None) -> Catalogue:
 def with_names(repo: SkillsRepo, catalogue: Catalogue, notes: str | None) -> Catalogue:
     """`catalogue` with its names read again: the notes moved (a merge records the names it
     absorbed just after it moves HEAD)."""
-    names = known_names(repo)
+    marked = cached_names(repo)
+    names = {name: names_cache.skill_of(target) for name, target in marked.items()}
     records = ledger.load_notes(repo.store).records
     # The journal's name cache for this HEAD, so the first `record` of a load after HEAD moved
     # finds its name instead of rebuilding the cache from the work tree (seconds at 10k).
-    names_cache.write(ledger.state_of(repo.store), catalogue.head, names)
+    names_cache.write(ledger.state_of(repo.store), catalogue.head, marked)
     absorbed = frozenset(n for n, r in records.items() if r.absorbed_into and n in names)
     return replace(catalogue, notes=notes, names=names, absorbed=absorbed)

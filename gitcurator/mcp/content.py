@@ -11,7 +11,7 @@ from typing import Any
 
 from gitcurator.mcp.catalogue import Catalogue, ServedSkill
 from gitcurator.mcp.manifest import FileDigest
-from gitcurator.mcp.ranking import WordIndex
+from gitcurator.search.ranking import WordIndex
 from gitcurator.skills.document import SkillParseError, parse_skill_md
 from gitcurator.store import ObjectID, Store
 from gitcurator.umbrella.candidates import Candidate

@@ -141,12 +141,12 @@ class SkillService:
         if not query:
             return list(rows.values())[:limit]
         index = self._files.word_index(cat, self._repo.store)
-        return [{**rows[name], "score": score} for name, score in index.search(query, limit or 20)]
+        return [{**rows[h.name], "score": h.score} for h in index.search(query, limit or 20)]
 
     def load_skill(self, name: str, request_id: object) -> Loaded:
         """The SKILL.md of the live skill `name` leads to; records one use of it."""
         cat = self.catalogue()
-        skill, note = self._resolve(cat, name)
+        skill, note = self._resolve(cat, name, request_id)
         try:
             text = self._files.data(self._repo.store, skill, skill.skill_md, capped=True).decode()
         except FileTooLarge as exc:
@@ -164,7 +164,7 @@ class SkillService:
     def read_skill_file(self, name: str, path: str, request_id: object) -> FileRead:
         """One support file of the skill `name` leads to; records one view of the skill."""
         cat = self.catalogue()
-        skill, _ = self._resolve(cat, name)
+        skill, _ = self._resolve(cat, name, request_id)
         read = self._read(skill, path)
         self._record("use" if read.path == skill.skill_md else "view", skill, request_id)
         return read
@@ -221,7 +221,9 @@ class SkillService:
 
     # -- helpers -----------------------------------------------------------------------------
 
-    def _resolve(self, cat: Catalogue, name: str) -> tuple[ServedSkill, str | None]:
+    def _resolve(
+        self, cat: Catalogue, name: str, request_id: object
+    ) -> tuple[ServedSkill, str | None]:
         target = cat.names.get(name)
         skill = cat.live.get(target) if target else None
         if skill is not None and target is not None:
@@ -230,10 +232,13 @@ class SkillService:
             how = "was folded into" if name in cat.absorbed else "is the frontmatter name of"
             return skill, f"`{name}` {how} `{target}`; this is `{target}`."
         if target is not None and target in cat.archived:
+            # Not served, but kept as wanted: the next pass may propose to bring it back.
+            self._record("use", target, request_id)
             what = name if target == name else f"{name} now points to {target}, which"
             raise Refused(
-                f"{what} is archived (at {cat.archived[target]}) and not served; a person "
-                f"brings it back with `gitcurator restore {name_arg(target)}`"
+                f"{what} is archived (at {cat.archived[target]}) and not served; the request "
+                "is noted as wanted, and a person brings it back with "
+                f"`gitcurator restore {name_arg(target)}`"
             )
         raise Refused(f"no skill named {name} in this library; list_skills shows what it serves")
 
@@ -290,20 +295,21 @@ class SkillService:
         fm = self._files.frontmatter(self._repo.store, skill) or {}
         return skill_entry(lambda p: uris.skill_uri(skill.skill_path, p), fm, digests)
 
-    def _record(self, kind: str, skill: ServedSkill, request_id: object) -> None:
+    def _record(self, kind: str, skill: ServedSkill | str, request_id: object) -> None:
         from gitcurator.telemetry.recording import UnknownSkill, record
 
+        name = skill if isinstance(skill, str) else skill.name
         try:
             record(
                 kind,
-                [skill.name],
+                [name],
                 repo=self.root,
                 source=SOURCE,
                 event_id=self.event_id(request_id),
             )
         except (UnknownSkill, journal.JournalError, OSError) as exc:
             # The agent still gets its skill; the lost event is reported, not raised.
-            self.warnings.append(f"{kind} of {skill.name} was not recorded: {exc}")
+            self.warnings.append(f"{kind} of {name} was not recorded: {exc}")
 
     def drain_warnings(self) -> Iterator[str]:
         """The warnings gathered since the last call, once each."""

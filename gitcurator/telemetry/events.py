@@ -69,8 +69,10 @@ def parse_line(raw: bytes) -> Event | None:
     return event if _valid(event) else None
 
 
-# `create` and `edit`: a skill an agent wrote or edited (seen by its hook or plugin).
-KINDS = ("use", "view", "create", "edit")
+# `create` and `edit`: a skill an agent wrote or edited (seen by its hook or plugin);
+# `wanted`: a use or view of a skill that is archived (the pass may offer it back).
+WANTED = "wanted"
+KINDS = ("use", "view", "create", "edit", WANTED)
 
 
 def _valid(event: Event) -> bool:

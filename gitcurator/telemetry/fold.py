@@ -3,10 +3,13 @@ agents wrote (pure).
 
 Kinds: `use` and `view` count; `edit` (an agent edited a skill) is a patch: it counts per
 source and moves the skill's last patch time; `create` (an agent wrote a new skill) records
-origin `agent` unless the skill already has an origin. An event with an id its source already
-reported for that skill (on any host, in the notes or earlier in the same batch) changes
-nothing: a hook and a backfill of the same event, or an ingest run twice, count once. An id
-without a source is not deduplicated (ids are only unique within the agent that made them).
+origin `agent` unless the skill already has an origin; `wanted` (a use of an archived skill)
+counts per host since the skill's archived_at (records.Wanted), and as a use when it is dated
+before that (a backfill of the agent's logs). An event with an id its
+source already reported for that skill (on any host, in the notes or earlier in the same
+batch) changes nothing: a hook and a backfill of the same event, or an ingest run twice, count
+once. An id without a source is not deduplicated (ids are only unique within the agent that
+made them).
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from gitcurator.telemetry import sources
-from gitcurator.telemetry.records import HostCounters, Stamped, UsageRecord
+from gitcurator.telemetry.events import WANTED
+from gitcurator.telemetry.records import HostCounters, Stamped, UsageRecord, Wanted
 from gitcurator.timeutil import latest
 
 if TYPE_CHECKING:  # the type only: this module stays pure (the journal does I/O)
@@ -40,6 +44,8 @@ class _HostDelta:
     views: int = 0
     used_at: str | None = None
     viewed_at: str | None = None
+    wanted: int = 0
+    wanted_at: str | None = None
     by_source: dict[str, _SourceDelta] = field(default_factory=dict)
 
 
@@ -70,6 +76,10 @@ class _Pending:
             self.created_at = min(self.created_at or event.at, event.at)
             return
         kind = "patch" if event.kind == "edit" else event.kind
+        archived_at = self.record.archived_at
+        if kind == WANTED and archived_at is not None and event.at < archived_at:
+            # A backfill (`ingest`) of a load from before the skill was archived: a use then.
+            kind = "use"
         digest = None
         if event.source is not None and event.event_id is not None:
             digest = sources.digest(event.event_id)
@@ -86,13 +96,16 @@ class _Pending:
         elif kind == "view":
             host.views += 1
             host.viewed_at = latest(host.viewed_at, event.at)
+        elif kind == WANTED:
+            host.wanted += 1
+            host.wanted_at = latest(host.wanted_at, event.at)
         if event.source is not None:
             delta = host.by_source.setdefault(event.source, _SourceDelta())
             if kind == "use":
                 delta.uses += 1
             elif kind == "view":
                 delta.views += 1
-            else:
+            elif kind == "patch":
                 delta.patches += 1
                 delta.patched_at = latest(delta.patched_at, event.at)
             if digest is not None:
@@ -115,8 +128,19 @@ class _Pending:
                 latest(old.last_used_at, delta.used_at),
                 latest(old.last_viewed_at, delta.viewed_at),
                 _add_sources(old.sources, delta.by_source),
+                _add_wanted(old.wanted, delta, record.archived_at),
             )
         return replace(record, hosts=hosts)
+
+
+def _add_wanted(old: Wanted | None, delta: _HostDelta, archived_at: str | None) -> Wanted | None:
+    """A host's wanted count after `delta`: counted since the skill's current archived_at, so
+    wants from before it was last archived (and restored) no longer count."""
+    if not delta.wanted:
+        return old
+    base = old.count if old is not None and old.since == archived_at else 0
+    last = latest(old.last_at if old is not None else None, delta.wanted_at)
+    return Wanted(base + delta.wanted, archived_at, last)
 
 
 def _add_sources(

@@ -16,6 +16,24 @@ def known_names(
     """Every name `record` accepts: committed skills (live and archived), their frontmatter
     names, absorbed names, and with `include_worktree` skills written but not yet committed
     (`progress` hears how many SKILL.md files are read)."""
+    return _names(repo, include_worktree, progress)[0]
+
+
+def cached_names(
+    repo: SkillsRepo, include_worktree: bool = False, progress: Progress = NO_PROGRESS
+) -> dict[str, str]:
+    """known_names as the hot path's cache keeps them: a name of a skill that is archived (and
+    not live) maps to `/skill` (names_cache.ARCHIVED_MARK), so its use is kept as `wanted`."""
+    from gitcurator.telemetry.names_cache import ARCHIVED_MARK
+
+    names, archived = _names(repo, include_worktree, progress)
+    return {n: ARCHIVED_MARK + t if t in archived else t for n, t in names.items()}
+
+
+def _names(
+    repo: SkillsRepo, include_worktree: bool, progress: Progress
+) -> tuple[dict[str, str], set[str]]:
+    """known_names, and the skills among its targets that are archived and not live."""
     from gitcurator.telemetry import ledger
 
     store = repo.store
@@ -48,7 +66,9 @@ def known_names(
         ]
     records = ledger.load_notes(store).records
     absorbed = {n: r.absorbed_into for n, r in records.items() if r.absorbed_into}
-    return name_map(locations, frontmatter, absorbed)
+    live = {identity(loc) for loc in locations if not loc.archived}
+    archived = {identity(loc) for loc in locations if loc.archived} - live
+    return name_map(locations, frontmatter, absorbed), archived
 
 
 def refresh_names_cache(repo: SkillsRepo, progress: Progress = NO_PROGRESS) -> None:
@@ -65,5 +85,5 @@ def refresh_names_cache(repo: SkillsRepo, progress: Progress = NO_PROGRESS) -> N
         head.decode() if head else None,
         # Committed skills only: walking the work tree costs seconds at 10k, and a name the
         # cache lacks (a skill not yet committed) sends `record` to the full rebuild anyway.
-        known_names(repo, progress=progress),
+        cached_names(repo, progress=progress),
     )

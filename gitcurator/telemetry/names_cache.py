@@ -1,8 +1,9 @@
 """The hot path's cache of the names `record` accepts, for one HEAD (stdlib only).
 
-`names.tsv` starts with `head <commit>`, then one line per name: the name alone when it is
-the skill's own, else `name<TAB>skill`. telemetry.names builds the map; this module only
-keeps it, so `record` never loads dulwich while HEAD stays where it was.
+`names.tsv` starts with `head <commit> archived`, then one line per name: the name alone when it is
+the skill's own, else `name<TAB>skill`; a name of an archived skill is `name<TAB>/skill` (no
+skill name holds a '/'), so a use of it is kept as `wanted`. telemetry.names builds the map;
+this module only keeps it, so `record` never loads dulwich while HEAD stays where it was.
 """
 
 from __future__ import annotations
@@ -11,10 +12,23 @@ from pathlib import Path
 
 from gitcurator.statefiles import NAMES_CACHE, write_cache
 
+# Marks an archived skill in the map's values (the cache's second column): `/skill`.
+ARCHIVED_MARK = "/"
+
+
+def archived(target: str) -> str | None:
+    """The archived skill a looked-up value names, or None when it is a live skill's."""
+    return target[1:] if target.startswith(ARCHIVED_MARK) else None
+
+
+def skill_of(target: str) -> str:
+    """The skill a looked-up value names, archived or live."""
+    return target.removeprefix(ARCHIVED_MARK)
+
 
 def lookup(state: Path, head: str | None, names: list[str]) -> dict[str, str] | None:
-    """Each asked name's skill from the cache for commit `head` (unknown names are left out),
-    or None if the cache is for another commit.
+    """Each asked name's skill from the cache for commit `head` (unknown names are left out;
+    an archived skill is `/skill`, see `archived`), or None if the cache is for another commit.
 
     The cache is searched as text rather than parsed: at 10,000 skills building the whole
     dict costs ~3 ms a call, finding a few lines ~0.1 ms.
@@ -23,7 +37,7 @@ def lookup(state: Path, head: str | None, names: list[str]) -> dict[str, str] | 
         text = (state / NAMES_CACHE).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None  # no cache, or a damaged one: the caller rebuilds it
-    if not text.startswith(f"head {head}\n"):
+    if not text.startswith(_first_line(head)):
         return None
     found: dict[str, str] = {}
     for name in names:
@@ -47,11 +61,18 @@ def lookup(state: Path, head: str | None, names: list[str]) -> dict[str, str] | 
 
 
 def write(state: Path, head: str | None, names: dict[str, str]) -> None:
-    """Cache the name → skill map for commit `head` (atomically replaced)."""
-    lines = [f"head {head}"] + [
+    """Cache the name → skill map for commit `head` (atomically replaced); archived skills
+    are marked `/skill` in it (telemetry.names.cached_names)."""
+    lines = [_first_line(head).rstrip("\n")] + [
         name if target == name else f"{name}\t{target}" for name, target in sorted(names.items())
     ]
     write_cache(state / NAMES_CACHE, "\n".join(lines) + "\n")
+
+
+def _first_line(head: str | None) -> str:
+    # `archived`: a cache from before archived names were marked is not read (its archived
+    # names would count as uses); it is rebuilt.
+    return f"head {head} archived\n"
 
 
 def forget(state: Path) -> None:

@@ -36,8 +36,10 @@ def record(
     """Record one `kind` ('use' or 'view') event per name; return the skills they counted for.
 
     Unknown names raise UnknownSkill and nothing is recorded for any name of the call. A name
-    absorbed into an umbrella counts for the umbrella. `source` says who reported the event
-    (cli, api, claude-code, codex, hermes, mcp); `event_id` is the agent's own id for it.
+    absorbed into an umbrella counts for the umbrella. A name of an archived skill is kept as
+    a `wanted` event of that skill instead (the next pass may propose to bring it back).
+    `source` says who reported the event (cli, api, claude-code, codex, hermes, mcp);
+    `event_id` is the agent's own id for it.
     """
     if kind not in ("use", "view"):
         raise ValueError(f"kind must be 'use' or 'view', not {kind!r}")
@@ -57,8 +59,16 @@ def record(
     now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     stamp = now if at is None else _canonical(at)
     targets = [known[n] for n in names]
-    journal.append(state, events.event_line(kind, targets, stamp, host_id(state), source, event_id))
-    return targets
+    live = [t for t in targets if names_cache.archived(t) is None]
+    wanted = [names_cache.skill_of(t) for t in targets if names_cache.archived(t) is not None]
+    host = host_id(state)
+    # One write: a use of a live skill and a want of an archived one in the same call land
+    # together or not at all.
+    lines = [events.event_line(kind, live, stamp, host, source, event_id)] if live else []
+    if wanted:
+        lines.append(events.event_line(events.WANTED, wanted, stamp, host, source, event_id))
+    journal.append(state, b"".join(lines))
+    return [names_cache.skill_of(t) for t in targets]
 
 
 def _canonical(at: str) -> str:
@@ -77,12 +87,13 @@ def _canonical(at: str) -> str:
 
 
 def rebuild_names(root: Path, state: Path, head: str | None) -> dict[str, str]:
-    """Rebuild the names cache for `head` and return it: the slow path (loads dulwich), for
-    when HEAD moved or a skill is new and uncommitted."""
+    """Rebuild the names cache for `head` and return it (archived skills marked, as `lookup`
+    returns them): the slow path (loads dulwich), for when HEAD moved or a skill is new and
+    uncommitted."""
     from gitcurator.library import open_repo
-    from gitcurator.telemetry.names import known_names
+    from gitcurator.telemetry.names import cached_names
 
     with open_repo(root) as repo:
-        names = known_names(repo, include_worktree=True)
+        names = cached_names(repo, include_worktree=True)
     names_cache.write(state, head, names)
     return names

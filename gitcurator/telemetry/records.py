@@ -23,6 +23,16 @@ EVENT_KINDS = ("use", "view")
 
 
 @dataclass(frozen=True, slots=True)
+class Wanted:
+    """Uses of a skill while it was archived, counted on one host since `since` (the record's
+    archived_at when they were folded: archiving it again starts a new count)."""
+
+    count: int
+    since: str | None
+    last_at: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class HostCounters:
     use_count: int = 0
     view_count: int = 0
@@ -30,6 +40,7 @@ class HostCounters:
     last_viewed_at: str | None = None
     # Per source: what agents reported and the ids of the events counted (telemetry.sources).
     sources: Mapping[str, sources.SourceCounters] = field(default_factory=dict)
+    wanted: Wanted | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +91,19 @@ class UsageRecord:
         return sum(h.view_count for h in self.hosts.values()) - repeated
 
     @property
+    def wanted_count(self) -> int:
+        """Uses of the skill since it was last archived, on every host."""
+        return sum(
+            h.wanted.count
+            for h in self.hosts.values()
+            if h.wanted is not None and h.wanted.since == self.archived_at
+        )
+
+    @property
+    def last_wanted_at(self) -> str | None:
+        return latest(*(h.wanted.last_at for h in self.hosts.values() if h.wanted is not None))
+
+    @property
     def last_used_at(self) -> str | None:
         return latest(*(h.last_used_at for h in self.hosts.values()))
 
@@ -118,6 +142,7 @@ def merge_records(a: UsageRecord, b: UsageRecord) -> UsageRecord:
                 latest(ours.last_used_at, theirs.last_used_at),
                 latest(ours.last_viewed_at, theirs.last_viewed_at),
                 sources.merge_sources(ours.sources, theirs.sources),
+                merge_wanted(ours.wanted, theirs.wanted),
             )
         )
     return UsageRecord(
@@ -131,6 +156,15 @@ def merge_records(a: UsageRecord, b: UsageRecord) -> UsageRecord:
         # Both set and different cannot come from our own writes; pick one deterministically.
         absorbed_into=max((x for x in (a.absorbed_into, b.absorbed_into) if x), default=None),
     )
+
+
+def merge_wanted(a: Wanted | None, b: Wanted | None) -> Wanted | None:
+    """Two versions of one host's wanted count: the newer archive's count, else the larger
+    (a host only raises its count, and starts again only when the skill is archived again)."""
+    if a is None or b is None:
+        return a or b
+    top = max(a, b, key=lambda w: (w.since or "", w.count))
+    return Wanted(top.count, top.since, latest(a.last_at, b.last_at))
 
 
 def _last_writer(a: Stamped | None, b: Stamped | None) -> Stamped | None:
@@ -167,6 +201,7 @@ def to_doc(record: UsageRecord) -> dict[str, Any]:
             "last_viewed_at": c.last_viewed_at,
             # Only when an agent reported: records from before sources encode as they did.
             **({"sources": sources.to_doc(c.sources)} if c.sources else {}),
+            **({"wanted": _wanted_doc(c.wanted)} if c.wanted else {}),
         }
         for host, c in sorted(record.hosts.items())
     }
@@ -204,6 +239,7 @@ def from_doc(doc: Mapping[str, Any]) -> UsageRecord:
                 c.get("last_used_at"),
                 c.get("last_viewed_at"),
                 sources.from_doc(c.get("sources")),
+                _wanted(c.get("wanted")),
             )
             for h, c in doc["hosts"].items()
         },
@@ -215,6 +251,16 @@ def from_doc(doc: Mapping[str, Any]) -> UsageRecord:
         archived_at=doc.get("archived_at"),
         absorbed_into=doc.get("absorbed_into"),
     )
+
+
+def _wanted_doc(wanted: Wanted) -> dict[str, Any]:
+    return {"count": wanted.count, "since": wanted.since, "last_at": wanted.last_at}
+
+
+def _wanted(doc: Mapping[str, Any] | None) -> Wanted | None:
+    if doc is None:
+        return None
+    return Wanted(doc["count"], doc.get("since"), doc.get("last_at"))
 
 
 def decode_record(name: str, data: bytes) -> UsageRecord | str:

@@ -21,7 +21,7 @@ from typing import Any
 
 from gitcurator.timeutil import latest
 
-ID_KINDS = ("use", "view", "patch")
+ID_KINDS = ("use", "view", "patch", "wanted")
 DIGEST_CHARS = 12  # 48 bits: a collision among 100,000 ids of one skill has odds of 2e-5
 
 

@@ -239,3 +239,18 @@ def test_an_agent_without_a_hook_is_logged_by_name(claude: tuple[Path, str]) -> 
     done = run_hook(command.replace("claude-code", "claude"), b"{}")
     assert (done.returncode, done.stdout) == (0, b"")
     assert "no hook for 'claude' (known agents: claude-code, codex)" in _log(skills)
+
+
+def test_a_load_of_an_archived_skill_is_kept_as_wanted(
+    claude: tuple[Path, str], tmp_path: Path
+) -> None:
+    skills, command = claude
+    assert run_cli("archive", "docker-build", "-C", str(skills)).code == 0
+    for tool_use in ("toolu_01W", "toolu_01W", "toolu_02W"):  # the first one sent twice
+        done = run_hook(command, json.dumps(skill_payload("docker-build", tool_use, tmp_path)))
+        assert (done.returncode, done.stdout) == (0, b"")
+    record = _records(skills)["docker-build"]
+    assert (record.wanted_count, record.use_count) == (2, 0)
+    assert _log(skills) == ""
+    proposed = run_cli("run", "--dry-run", "--json", "-C", str(skills))
+    assert json.loads(proposed.out)["restores"][0]["skill"] == "docker-build"

@@ -12,18 +12,12 @@ from typing import Any
 import anyio
 import mcp_types as types
 from conftest import NOTES, PNG
+from support.journal_lines import journal_lines
 from support.mcp_client import Client, connect
 from support.passes import snapshot
 from support.repos import git, note_key, run_cli
 
-from gitcurator import statefiles
-
 LIVE = ["big-dataset", "helm-deploy", "pdf-extract"]
-
-
-def _journal(repo: Path) -> list[dict[str, Any]]:
-    path = repo / ".git" / statefiles.STATE_DIR / statefiles.JOURNAL
-    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
 def _show(repo: Path, name: str) -> dict[str, Any]:
@@ -185,10 +179,13 @@ def test_a_session_serves_live_skills_refuses_the_rest_and_counts_exactly_the_lo
     assert snapshot(served) == before
     # pdf-extract: load_skill, skills/get, read of SKILL.md are uses; notes, inner and png
     # by the tool and notes as a resource are views. helm-deploy: the absorbed name's load.
-    # Refusals, lists and searches record nothing.
-    events = _journal(served)
+    # The refused load of an archived skill is kept as wanted; other refusals, lists and
+    # searches record nothing.
+    events = journal_lines(served)
     assert sorted((e["k"], e["n"][0]) for e in events) == sorted(
-        [("use", "pdf-extract")] * 3 + [("view", "pdf-extract")] * 4 + [("use", "helm-deploy")]
+        [("use", "pdf-extract")] * 3
+        + [("view", "pdf-extract")] * 4
+        + [("use", "helm-deploy"), ("wanted", "sourdough-starter")]
     )
     # The source and the event id are in the journal line, and `show` counts uses by source.
     assert {e["s"] for e in events} == {"mcp"}

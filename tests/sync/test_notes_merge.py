@@ -21,6 +21,7 @@ from gitcurator.telemetry.records import (
     HostCounters,
     Stamped,
     UsageRecord,
+    Wanted,
     apply_event,
     decode_record,
     to_doc,
@@ -36,7 +37,12 @@ FOREIGN = "f" * 40  # a commit someone annotated with plain `git notes`
 TIMES = st.sampled_from([T1, T2, T3])
 HOSTS = st.sampled_from(["laptop", "server", "ci-1"])
 COUNTERS = st.builds(
-    HostCounters, st.integers(0, 50), st.integers(0, 50), st.none() | TIMES, st.none() | TIMES
+    HostCounters,
+    st.integers(0, 50),
+    st.integers(0, 50),
+    st.none() | TIMES,
+    st.none() | TIMES,
+    wanted=st.none() | st.builds(Wanted, st.integers(0, 9), st.none() | TIMES, st.none() | TIMES),
 )
 
 

@@ -16,6 +16,7 @@ from gitcurator.telemetry.records import (
     Imported,
     Stamped,
     UsageRecord,
+    Wanted,
     apply_event,
     check_doc,
     from_doc,
@@ -171,6 +172,7 @@ COUNTERS = st.builds(
     st.integers(0, 1_000),
     st.none() | TIMES,
     st.none() | TIMES,
+    wanted=st.none() | st.builds(Wanted, st.integers(0, 50), st.none() | TIMES, st.none() | TIMES),
 )
 RECORDS = st.builds(
     UsageRecord,
