@@ -10,7 +10,9 @@ not, stays clean).
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
 import sys
 from dataclasses import dataclass, field
 from typing import TextIO
@@ -50,6 +52,40 @@ def emit(result: Result, *, as_json: bool = False) -> int:
         emit_json(result.doc)
     elif result.text:
         _write(sys.stdout, result.text)
+    return result.code
+
+
+def colour_wanted() -> bool:
+    """Whether stdout takes colour: a terminal, and no NO_COLOR (https://no-color.org)."""
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def emit_paged(result: Result, *, pager: bool = True) -> int:
+    """Show a result's text (already terminal-safe, colour codes kept) through the pager as
+    `git diff` does: $GIT_PAGER, else $PAGER, else `less -FRX`; none when stdout is not a
+    terminal, `pager` is False, or the pager is empty or `cat`."""
+    for note in result.notes:
+        warn(note)
+    text = lines_of(result.text)
+    command = (os.environ.get("GIT_PAGER") or os.environ.get("PAGER") or "less -FRX").strip()
+    if not (pager and sys.stdout.isatty()) or command in ("", "cat"):
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return result.code
+    sys.stdout.flush()
+    env = {"LESS": "FRX", "LV": "-c", **os.environ}  # git's defaults, unless the user's own
+    try:
+        with subprocess.Popen(command, shell=True, stdin=subprocess.PIPE, env=env) as shown:
+            assert shown.stdin is not None
+            try:
+                shown.stdin.write(text.encode("utf-8", "surrogateescape"))
+                shown.stdin.close()
+            except BrokenPipeError:
+                pass  # the person quit the pager before the end: as git, not an error
+            shown.wait()
+    except OSError:  # no such pager: show the text rather than nothing
+        sys.stdout.write(text)
+        sys.stdout.flush()
     return result.code
 
 

@@ -1,0 +1,102 @@
+"""`gitcurator review [RUN] [--diff] [--markdown]`: a pass before it is merged, from what it
+stored (run.json, its commits), in one screen, as a pull-request description, or with diffs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gitcurator.audit import trailers
+from gitcurator.commands.review_branch import (
+    PENDING,
+    ReviewedBranch,
+    branch_catalogue,
+    commit_changes,
+    pick_branch,
+    skill_files_at,
+    text_of,
+)
+from gitcurator.config import Config
+from gitcurator.curation.branch_verify import branch_warning
+from gitcurator.library import open_repo
+from gitcurator.output import Result, warning_line
+from gitcurator.review.diff_text import Line, commit_title, file_diff, paint, umbrella_diff
+from gitcurator.review.markdown import pull_request
+from gitcurator.review.model import PassReview, pass_review, stored_catalogue
+from gitcurator.review.screen import review_text
+from gitcurator.skills.document import SKILL_FILE, SKILL_FILE_LOWER
+from gitcurator.store import Store
+from gitcurator.store.trees import file_at
+
+
+def review(
+    start: Path,
+    run: str | None,
+    *,
+    diff: bool = False,
+    markdown: bool = False,
+    colour: bool = False,
+) -> Result:
+    """The pass `run` (default: the newest waiting for review): the screen, or the pull-request
+    description with `markdown`; with `diff` the diffs follow, coloured when `colour`."""
+    with open_repo(start) as repo:
+        store = repo.store
+        picked = pick_branch(store, run)
+        catalogue = stored_catalogue(picked.doc) or branch_catalogue(store, repo.config, picked)
+        notes: tuple[str, ...] = ()
+        if picked.status == PENDING:
+            warning = branch_warning(store, picked.branch)
+            notes = (warning_line(warning),) if warning else ()
+        model = pass_review(
+            picked.doc,
+            branch=picked.branch,
+            status=picked.status,
+            base=picked.base.decode() if picked.base is not None else None,
+            tip=picked.tip.decode(),
+            catalogue=catalogue,
+        )
+        diffs = _diffs(store, repo.config, picked, model) if diff else []
+    text = pull_request(model) if markdown else review_text(model)
+    doc = model.to_json()
+    if diff:
+        doc["diff"] = paint(diffs, colour=False)
+        text = paint([("context", line) for line in [*text.split("\n"), ""]] + diffs, colour)
+    return Result(text=text, doc=doc, notes=notes)
+
+
+def _diffs(store: Store, config: Config, picked: ReviewedBranch, model: PassReview) -> list[Line]:
+    """Each commit of the pass in turn: an umbrella's SKILL.md against what it absorbed, then
+    every other file it changed."""
+    base = picked.base
+    at_base = skill_files_at(store, config, base) if base is not None else {}
+
+    def base_text(name: str) -> tuple[str, str] | None:
+        path = at_base.get(name)
+        data = file_at(store, base, path) if base is not None and path else None
+        return (path, data.decode("utf-8", "replace")) if path and data is not None else None
+
+    umbrellas = {u.name: u for u in model.umbrellas}
+    lines: list[Line] = []
+    for c in picked.commits:
+        lines += commit_title(c.id.decode(), c.message.strip().split("\n", 1)[0])
+        changes = commit_changes(store, c)
+        named = trailers.trailers(c.message).get(trailers.UMBRELLA, [])
+        umbrella = umbrellas.get(named[0]) if len(named) == 1 else None
+        if umbrella is not None:
+            md = next(
+                (
+                    f"{umbrella.path}/{f}"
+                    for f in (SKILL_FILE, SKILL_FILE_LOWER)
+                    if file_at(store, c.id, f"{umbrella.path}/{f}") is not None
+                ),
+                None,
+            )
+            if md is not None:
+                names = ([umbrella.name] if umbrella.existing else []) + umbrella.absorbed
+                sources = [found for found in map(base_text, names) if found is not None]
+                now = text_of(file_at(store, c.id, md)) or ""
+                lines += [*umbrella_diff(md, now, sources), ("context", "")]
+                changes = [ch for ch in changes if ch.new_path != md]
+        for change in changes:
+            lines += file_diff(change)
+        lines.append(("context", ""))
+    return lines

@@ -1,0 +1,221 @@
+"""Reading a curator branch for `review`: which pass, its run.json, its commits, the files they
+change and the catalogue each end of it costs. Reads only; the pass is never recomputed."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from gitcurator import schemas
+from gitcurator.audit import trailers
+from gitcurator.audit.passes import BRANCH_PREFIX, run_order
+from gitcurator.config import Config
+from gitcurator.errors import JSON_READ_ERRORS, CuratorError
+from gitcurator.lifecycle.catalogue_cost import CatalogueCost, catalogue_cost
+from gitcurator.lifecycle.report import run_paths
+from gitcurator.review.diff_text import FileChange
+from gitcurator.skills.document import SkillParseError, find_skills, parse_skill_md
+from gitcurator.skills.identity import identity
+from gitcurator.store import ObjectID, Store, graph
+from gitcurator.store.branches import branch_names
+from gitcurator.store.commits import CommitId, CommitInfo, commit_tree_of, read_commit
+from gitcurator.store.diff import diff_trees
+from gitcurator.store.trees import file_at
+from gitcurator.token_counter import token_counter
+
+PENDING, MERGED = "pending review", "merged"
+# Past this a file is summarised as git does a binary one: a review is read by a person.
+MAX_DIFF_BYTES = 1 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewedBranch:
+    """A curator branch picked for review: its pass's commits (oldest first) and run.json."""
+
+    run_id: str
+    branch: str
+    status: str
+    tip: CommitId
+    base: CommitId | None  # the default branch's commit the pass started from
+    commits: list[CommitInfo]
+    doc: dict[str, Any]
+
+
+def pick_branch(store: Store, run: str | None) -> ReviewedBranch:
+    """The pass named `run` (a run id or its curator/ branch), else the newest pending one."""
+    target = store.default_branch()
+    target_tip = store.branch_tip(target)
+    merged = graph.ancestors(store, [target_tip]) if target_tip is not None else set()
+    tips = {}
+    for name in branch_names(store, BRANCH_PREFIX):
+        tip = store.branch_tip(name)
+        if tip is not None:
+            tips[name.removeprefix(BRANCH_PREFIX)] = tip
+    pending = [r for r, tip in tips.items() if tip not in merged]
+    if run is None:
+        if not pending:
+            raise CuratorError(
+                "no curator pass is waiting for review; run `gitcurator run` for one "
+                "(`gitcurator log` lists the passes already merged)"
+            )
+        run_id = max(pending, key=run_order)
+    else:
+        run_id = run.removeprefix(BRANCH_PREFIX)
+        if run_id not in tips:
+            known = ", ".join(sorted(tips, key=run_order)) or "none"
+            raise CuratorError(
+                f"there is no curator branch {BRANCH_PREFIX}{run_id} (known runs: {known}); "
+                "`gitcurator review` alone shows the newest pass waiting"
+            )
+    tip = tips[run_id]
+    if tip in merged:
+        own = _pass_commits(store, tip, run_id)
+        status = MERGED
+    else:
+        own = list(reversed(graph.commits_between(store, tip, merged)))
+        status = PENDING
+    base = own[0].parents[0] if own and own[0].parents else None
+    doc = read_run_json(store, run_id, tip)
+    return ReviewedBranch(run_id, BRANCH_PREFIX + run_id, status, tip, base, own, doc)
+
+
+def read_run_json(store: Store, run_id: str, tip: CommitId) -> dict[str, Any]:
+    """run.json at the branch's tip, checked against its schema, or why it cannot be read."""
+    path = run_paths(run_id)[1]
+    branch = BRANCH_PREFIX + run_id
+    data = file_at(store, tip, path)
+    if data is None:
+        raise CuratorError(
+            f"{branch} holds no {path}: a pass ends its branch with that report; look at what "
+            f"it holds with `git log --stat {store.default_branch()}..{branch}`"
+        )
+    try:
+        doc = json.loads(data)
+    except JSON_READ_ERRORS as exc:
+        raise CuratorError(
+            f"{path} on {branch} is not JSON ({exc}); it was edited or damaged"
+        ) from None
+    schemas.check(doc, "run-report", f"{path} on {branch}")
+    if doc["run_id"] != run_id:
+        raise CuratorError(
+            f"{path} on {branch} is the report of run {doc['run_id']!r}, not {run_id}; "
+            "the branch was edited by hand"
+        )
+    return dict(doc)
+
+
+def branch_catalogue(
+    store: Store, config: Config, picked: ReviewedBranch
+) -> tuple[CatalogueCost, CatalogueCost] | None:
+    """The catalogue at the pass's base and at its tip, counted from the trees (for passes
+    whose run.json predates the stored figures)."""
+    if picked.base is None:
+        return None
+    return catalogue_at(store, config, picked.base), catalogue_at(store, config, picked.tip)
+
+
+def catalogue_at(store: Store, config: Config, commit: CommitId) -> CatalogueCost:
+    """What the live skills of `commit` cost as a catalogue (name and description each)."""
+    entries = store.tree_entries(commit_tree_of(store, commit))
+    count, tokenizer = token_counter()
+    lines = []
+    for loc in find_skills(entries, config.skills_dir, config.include):
+        if loc.archived:
+            continue
+        name, description = identity(loc), ""
+        try:
+            doc = parse_skill_md(store.read_blob(entries[loc.skill_md][0]))
+        except SkillParseError:
+            pass  # a broken SKILL.md still costs its line with its folder's name
+        else:
+            name, description = doc.name or name, doc.description or ""
+        lines.append((name, description))
+    return catalogue_cost(lines, count, tokenizer)
+
+
+def skill_files_at(store: Store, config: Config, commit: CommitId) -> dict[str, str]:
+    """Live skill name -> its SKILL.md path in `commit`."""
+    entries = store.tree_entries(commit_tree_of(store, commit))
+    found = find_skills(entries, config.skills_dir, config.include)
+    return {identity(loc): loc.skill_md for loc in found if not loc.archived}
+
+
+def commit_changes(store: Store, c: CommitInfo) -> list[FileChange]:
+    """The files commit `c` changed, a moved file paired with its new path as git shows it."""
+    parent_tree = commit_tree_of(store, c.parents[0]) if c.parents else None
+    files = diff_trees(store, parent_tree, c.tree).files
+    removed = {p: old for p, (old, new) in files.items() if new is None and old is not None}
+    added = {p: new for p, (old, new) in files.items() if old is None and new is not None}
+    changes: list[FileChange] = []
+    for path, entry in sorted(added.items()):
+        source = _moved_from(path, entry, removed)
+        if source is not None:
+            del removed[source]
+            changes.append(FileChange(source, path, None, None, renamed_whole=True))
+    for path, (old, new) in sorted(files.items()):
+        if old is not None and new is not None:
+            changes.append(_text_change(store, path, path, old[0], new[0]))
+    changes += [_text_change(store, p, None, e[0], None) for p, e in sorted(removed.items())]
+    taken = {c.new_path for c in changes}
+    changes += [
+        _text_change(store, None, p, None, e[0]) for p, e in sorted(added.items()) if p not in taken
+    ]
+    return changes
+
+
+def text_of(data: bytes | None) -> str | None:
+    """A file's bytes as text, or None when absent, binary, not UTF-8 or too long for a diff."""
+    if data is None or len(data) > MAX_DIFF_BYTES or b"\x00" in data[:8192]:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _text_change(
+    store: Store,
+    old_path: str | None,
+    new_path: str | None,
+    old: ObjectID | None,
+    new: ObjectID | None,
+) -> FileChange:
+    old_text = text_of(store.read_blob(old)) if old is not None else None
+    new_text = text_of(store.read_blob(new)) if new is not None else None
+    binary = (old is not None and old_text is None) or (new is not None and new_text is None)
+    return FileChange(old_path, new_path, old_text, new_text, binary)
+
+
+def _moved_from(
+    path: str, entry: tuple[ObjectID, int], removed: Mapping[str, tuple[ObjectID, int]]
+) -> str | None:
+    """The removed file `path` is a copy of, the one sharing the longest tail of its path."""
+    same = [p for p, e in removed.items() if e == entry]
+    if not same:
+        return None
+    return max(same, key=lambda p: (_common_tail(p, path), p))
+
+
+def _common_tail(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(reversed(a.split("/")), reversed(b.split("/")), strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _pass_commits(store: Store, tip: CommitId, run_id: str) -> list[CommitInfo]:
+    """A merged pass's commits: from its branch's tip back along first parents while they
+    carry its run id, oldest first."""
+    found: list[CommitInfo] = []
+    current: CommitId | None = tip
+    while current is not None:
+        c = read_commit(store, current)
+        if trailers.trailers(c.message).get(trailers.RUN) != [run_id]:
+            break
+        found.append(c)
+        current = c.parents[0] if c.parents else None
+    return list(reversed(found))
