@@ -23,7 +23,12 @@ from gitcurator.review.diff_text import Line, commit_title, file_diff, paint, um
 from gitcurator.review.markdown import pull_request
 from gitcurator.review.model import PassReview, pass_review, stored_catalogue
 from gitcurator.review.screen import review_text
-from gitcurator.skills.document import SKILL_FILE, SKILL_FILE_LOWER
+from gitcurator.skills.document import (
+    SKILL_FILE,
+    SKILL_FILE_LOWER,
+    SkillParseError,
+    parse_skill_md,
+)
 from gitcurator.store import Store
 from gitcurator.store.trees import file_at
 
@@ -64,15 +69,21 @@ def review(
 
 
 def _diffs(store: Store, config: Config, picked: ReviewedBranch, model: PassReview) -> list[Line]:
-    """Each commit of the pass in turn: an umbrella's SKILL.md against what it absorbed, then
-    every other file it changed."""
+    """Each commit of the pass in turn: an umbrella's SKILL.md against the bodies of what it
+    absorbed (and its own, merged into an existing skill) at the base, then every other file
+    it changed."""
     base = picked.base
     at_base = skill_files_at(store, config, base) if base is not None else {}
 
     def base_text(name: str) -> tuple[str, str] | None:
         path = at_base.get(name)
         data = file_at(store, base, path) if base is not None and path else None
-        return (path, data.decode("utf-8", "replace")) if path and data is not None else None
+        if not path or data is None:
+            return None
+        try:
+            return path, parse_skill_md(data).body.lstrip("\n")
+        except SkillParseError:
+            return path, data.decode("utf-8", "replace")  # then the whole file is its body
 
     umbrellas = {u.name: u for u in model.umbrellas}
     lines: list[Line] = []

@@ -47,12 +47,12 @@ def umbrella_diff(
     umbrella_md: str, umbrella_text: str, sources: Sequence[tuple[str, str]]
 ) -> list[Line]:
     """The umbrella's SKILL.md (`umbrella_md`, now `umbrella_text`) against `sources`, the
-    (SKILL.md path, text) of the skills it took in, concatenated in that order."""
+    (SKILL.md path, body) of the skills it took in, concatenated in that order."""
     before = "".join(_ending(text) for _, text in sources)
     names = " + ".join(path for path, _ in sources) or "nothing"
     lines: list[Line] = [
         ("meta", f"umbrella {umbrella_md} against what it absorbed: {names}"),
-        ("meta", "--- a/(absorbed skills, concatenated)"),
+        ("meta", "--- a/(absorbed bodies, concatenated)"),
         ("meta", f"+++ b/{umbrella_md}"),
     ]
     return lines + _hunks(before, umbrella_text)

@@ -1,0 +1,305 @@
+"""`gitcurator review`: the demo's pass and an umbrella pass in one screen, as a pull-request
+description and as JSON (golden files), and every way a branch can be wrong for it."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support.fake_openai import FakeOpenAI
+from support.passes import commit, make_pass
+from support.repos import git, run_cli
+from support.review_passes import answer, build_library, consolidated_pass
+
+from gitcurator import token_counter
+
+GOLDEN = Path(__file__).parents[1] / "golden"
+DEMO_NOW = "2026-11-01T12:00:00Z"
+DEMO_RUN = "20261101-120000"
+# Long after the agent_repo fixture's commit: its pdf-extract is archived then.
+LATER = "2027-06-01T00:00:00Z"
+
+
+@pytest.fixture(autouse=True)
+def estimated_tokens(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The goldens count with the documented estimate, whatever tiktoken has on disk."""
+    monkeypatch.setenv("GITCURATOR_TOKENIZER", "estimate")
+    token_counter.token_counter.cache_clear()
+    yield
+    token_counter.token_counter.cache_clear()
+
+
+def _mask(text: str, root: Path) -> str:
+    text = text.replace(str(root), "<DIR>")
+    text = re.sub(r"\b[0-9a-f]{40}\b|\b[0-9a-f]{12}\b", "<SHA>", text)
+    text = re.sub(r"\b\d{8}-\d{6}\b", "<RUN>", text)
+    return re.sub(r"\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\b", "<TIME>", text)
+
+
+def _check(name: str, text: str) -> None:
+    path = GOLDEN / name
+    if os.environ.get("GITCURATOR_GOLDEN_WRITE") == "1":
+        path.write_text(text, encoding="utf-8")
+    assert path.read_text(encoding="utf-8") == text, name
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("review") / "demo"
+    built = run_cli("demo", str(root), "--now", DEMO_NOW)
+    assert built.code == 0, built
+    return root
+
+
+@pytest.fixture
+def umbrella_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[Path, dict[str, Any]]]:
+    with FakeOpenAI() as server:
+        server.handler = answer
+        root = build_library(tmp_path / "skills", monkeypatch, server)
+        yield root, consolidated_pass(root)
+
+
+def _review(root: Path, *args: str) -> Any:
+    result = run_cli("review", *args, "-C", str(root))
+    assert result.code == 0, result
+    return result
+
+
+def test_the_demo_pass_in_one_screen(demo: Path) -> None:
+    out = _review(demo).out
+    _check("review-demo.txt", _mask(out, demo))
+    assert "catalogue: 32 skills" in out and "→ 27 skills" in out
+    assert "docker-registry-login (devops/docker-registry-login → .archive/" in out
+    assert f"accept: `gitcurator merge {DEMO_RUN}`" in out
+
+
+def test_the_demo_pass_as_a_pull_request_description(demo: Path) -> None:
+    out = _review(demo, "--markdown").out
+    _check("review-demo.md", _mask(out, demo))
+    assert out.startswith(f"curator: archive 5, mark 5 stale (run {DEMO_RUN})\n")
+    assert "| docker-registry-login | `devops/docker-registry-login` →" in out
+    assert f"`gitcurator rollback {DEMO_RUN}`" in out
+
+
+def test_json_holds_what_the_screen_shows(demo: Path) -> None:
+    doc = json.loads(_review(demo, "--json").out)
+    run = json.loads(
+        git("show", f"curator/{DEMO_RUN}:.curator/runs/{DEMO_RUN}/run.json", cwd=demo).stdout
+    )
+    assert doc["run_id"] == DEMO_RUN and doc["status"] == "pending review"
+    assert doc["counts"]["before"] == run["counts"]["before"]
+    assert doc["counts"]["after"] == run["counts"]["after"]
+    assert (doc["counts"]["live_before"], doc["counts"]["live_after"]) == (32, 27)
+    archived = {t["skill"] for t in run["transitions"] if t["to"] == "archived"}
+    assert {a["skill"] for a in doc["archived"]} == archived
+    login = next(a for a in doc["archived"] if a["skill"] == "docker-registry-login")
+    assert login["last_activity"] == "2026-07-23"
+    lfs = next(a for a in doc["archived"] if a["skill"] == "git-lfs-migrate")
+    assert lfs["last_activity"] == "never used (created 2026-05-17)"
+    assert len(doc["stale"]) == 5 and doc["umbrellas"] == [] and doc["refused"] == []
+    before, after = doc["catalogue"]["before"], doc["catalogue"]["after"]
+    assert (before["skills"], after["skills"]) == (32, 27)
+    assert after["tokens"] < before["tokens"] and before["tokenizer"] == "estimate"
+    assert doc["base_commit"] == run["base_commit"]
+
+
+def test_an_umbrella_with_what_it_absorbed_kept_and_demoted_where(
+    umbrella_pass: tuple[Path, dict[str, Any]],
+) -> None:
+    root, ran = umbrella_pass
+    out = _review(root).out
+    _check("review-umbrella.txt", _mask(out, root))
+    assert "ffmpeg-convert (new media/ffmpeg-convert): one tool, one task, three formats" in out
+    assert "absorbs: ffmpeg-convert-audio 100%, ffmpeg-convert-video 100%" in out
+    assert "ffmpeg-convert-subtitles 100% → media/ffmpeg-convert/references/subtitles.md" in out
+    assert "refused (1)" in out and "loses content" in out
+    doc = json.loads(_review(root, "--json").out)
+    [umbrella] = doc["umbrellas"]
+    assert umbrella["commit"] == ran["consolidations"][0]["commit"]
+    demoted = [f for f in umbrella["folded"] if f["demoted_to"]]
+    assert demoted == [
+        {
+            "skill": "ffmpeg-convert-subtitles",
+            "retention": 1.0,
+            "demoted_to": "media/ffmpeg-convert/references/subtitles.md",
+        }
+    ]
+    assert doc["refused"][0]["what"] == "umbrella terraform-repair (terraform)"
+    # kombucha-brewing archived, three skills folded, one umbrella: 6 live skills become 3.
+    assert (doc["catalogue"]["before"]["skills"], doc["catalogue"]["after"]["skills"]) == (6, 3)
+    _check("review-umbrella.md", _mask(_review(root, "--markdown").out, root))
+
+
+def test_the_umbrella_diff_is_against_the_absorbed_bodies_at_the_base(
+    umbrella_pass: tuple[Path, dict[str, Any]],
+) -> None:
+    root, _ = umbrella_pass
+    out = _review(root, "--diff").out  # captured: no pager, no colour
+    assert "\x1b[" not in out
+    assert "+++ b/media/ffmpeg-convert/SKILL.md" in out
+    umbrella = out.split("umbrella media/ffmpeg-convert/SKILL.md against", 1)[1].split(
+        "diff --git", 1
+    )[0]
+    # The bodies (not the frontmatter) of the absorbed skills are the old side: the umbrella's
+    # frontmatter is new, the steps it kept are context.
+    assert "+name: ffmpeg-convert\n" in umbrella
+    assert "-name: ffmpeg-convert-audio" not in umbrella
+    assert "\n 2. Run `ffmpeg -i in.wav -c:a libmp3lame -q:a 2 out.mp3`" in umbrella
+    assert "subtitles" not in umbrella.split("\n+Subtitles:")[0].split("+++")[0]
+    # Every other change as git shows it: the moves, the demoted file, the report.
+    assert "rename from media/ffmpeg-convert-audio/SKILL.md" in out
+    assert "rename to .archive/media/ffmpeg-convert-audio/SKILL.md" in out
+    assert "+++ b/media/ffmpeg-convert/references/subtitles.md" in out
+    assert "rename from kombucha-brewing/SKILL.md" in out
+    assert "+# Curator pass" in out
+    doc = json.loads(_review(root, "--diff", "--json").out)
+    assert "rename from kombucha-brewing/SKILL.md" in doc["diff"]
+
+
+def test_a_named_run_and_its_branch_name_both_work(demo: Path) -> None:
+    by_id = _review(demo, DEMO_RUN).out
+    assert _review(demo, f"curator/{DEMO_RUN}").out == by_id == _review(demo).out
+
+
+def test_stored_catalogue_figures_are_used_as_stored(agent_repo: Path) -> None:
+    doc = _run_json(agent_repo)
+    doc["catalogue"] = {
+        "before": {"skills": 7, "tokens": 700, "tokenizer": "o200k_base"},
+        "after": {"skills": 6, "tokens": 600, "tokenizer": "o200k_base"},
+    }
+    _pass_with(agent_repo, doc)
+    out = _review(agent_repo).out
+    assert "catalogue: 7 skills, 700 tokens → 6 skills, 600 tokens (-100, -14%; o200k_base)" in out
+
+
+# -- what is wrong -------------------------------------------------------------------------
+
+
+def test_no_pending_pass_says_how_to_make_one(repo: Path) -> None:
+    result = run_cli("review", "-C", str(repo))
+    assert result.code == 1
+    assert "no curator pass is waiting for review" in result.err
+    assert "gitcurator run" in result.err
+
+
+def test_a_merged_pass_is_no_longer_pending_but_can_be_named(agent_repo: Path) -> None:
+    run = run_cli("run", "--json", "-C", str(agent_repo), "--now", LATER)
+    assert run.code == 0, run
+    run_id = json.loads(run.out)["run_id"]
+    assert run_cli("merge", "-C", str(agent_repo)).code == 0
+    assert "no curator pass is waiting" in run_cli("review", "-C", str(agent_repo)).err
+    named = _review(agent_repo, run_id)
+    assert f"pass {run_id} at {LATER}: merged on curator/{run_id}" in named.out
+    assert "pdf-extract (pdf-extract → .archive/pdf-extract)" in named.out
+    assert "rename from pdf-extract/SKILL.md" in _review(agent_repo, run_id, "--diff").out
+
+
+def test_an_unknown_run_lists_the_known_ones(demo: Path) -> None:
+    result = run_cli("review", "20990101-000000", "-C", str(demo))
+    assert result.code == 1
+    assert "no curator branch curator/20990101-000000" in result.err
+    assert f"known runs: {DEMO_RUN}" in result.err
+
+
+def test_outside_a_repository_says_so(tmp_path: Path) -> None:
+    result = run_cli("review", "-C", str(tmp_path))
+    assert result.code == 1 and "is not inside a skills repository" in result.err
+
+
+def test_markdown_with_diff_or_json_is_a_usage_error(demo: Path) -> None:
+    for extra in ("--diff", "--json"):
+        result = run_cli("review", "--markdown", extra, "-C", str(demo))
+        assert result.code == 2, result
+
+
+def _run_json(repo: Path) -> dict[str, Any]:
+    run = run_cli("run", "--dry-run", "--json", "-C", str(repo), "--now", LATER)
+    assert run.code == 0, run
+    dry = json.loads(run.out)
+    doc = {
+        "version": 1,
+        "run_id": "20270101-000000",
+        "branch": "curator/20270101-000000",
+        "now": "2027-01-01T00:00:00Z",
+        "thresholds": {"stale_after_days": 30, "archive_after_days": 90, "min_age_days": 7},
+        "counts": {"before": {"active": 1}, "after": {"archived": 1}},
+        "transitions": dry["transitions"],
+        "skipped": [],
+    }
+    for t in doc["transitions"]:
+        t["archived_path"] = f".archive/{t['path']}"
+    return doc
+
+
+def _pass_with(repo: Path, doc: dict[str, Any], run_id: str = "20270101-000000") -> str:
+    """A pass made with git (support.passes) whose run.json is then replaced by `doc`."""
+    make_pass(repo, run_id)
+    git("checkout", "-q", f"curator/{run_id}", cwd=repo)
+    (repo / f".curator/runs/{run_id}/run.json").write_text(json.dumps(doc))
+    tip = commit(repo, f"curator: report for run {run_id}\n\nCurator-Run: {run_id}")
+    git("checkout", "-q", "main", cwd=repo)
+    return tip
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        ("{not json", "is not JSON"),
+        ('{"run_id": "20270101-000000"}', "does not match the run-report schema"),
+        ("[" * 100_000, "is not JSON"),
+    ],
+)
+def test_a_corrupt_run_json_is_named_never_an_internal_error(
+    agent_repo: Path, content: str, said: str
+) -> None:
+    run_id = "20270101-000000"
+    make_pass(agent_repo, run_id)
+    git("checkout", "-q", f"curator/{run_id}", cwd=agent_repo)
+    (agent_repo / f".curator/runs/{run_id}/run.json").write_text(content)
+    git("commit", "-qam", f"damage\n\nCurator-Run: {run_id}", cwd=agent_repo)
+    git("checkout", "-q", "main", cwd=agent_repo)
+    result = run_cli("review", "-C", str(agent_repo))
+    assert result.code == 1, result
+    assert f".curator/runs/{run_id}/run.json on curator/{run_id}" in result.err
+    assert said in result.err
+
+
+def test_a_branch_without_a_report_is_named(agent_repo: Path) -> None:
+    git("checkout", "-q", "-b", "curator/20270101-000000", cwd=agent_repo)
+    (agent_repo / "stray.txt").write_text("x\n")
+    git("add", "stray.txt", cwd=agent_repo)
+    commit(agent_repo, "a stray commit")
+    git("checkout", "-q", "main", cwd=agent_repo)
+    result = run_cli("review", "-C", str(agent_repo))
+    assert result.code == 1, result
+    assert "curator/20270101-000000 holds no .curator/runs/20270101-000000/run.json" in result.err
+
+
+def test_the_report_of_another_run_is_named(agent_repo: Path) -> None:
+    doc = _run_json(agent_repo)
+    doc["run_id"] = "20260101-000000"
+    _pass_with(agent_repo, doc)
+    result = run_cli("review", "-C", str(agent_repo))
+    assert result.code == 1, result
+    assert "is the report of run '20260101-000000', not 20270101-000000" in result.err
+
+
+def test_a_crafted_branch_is_shown_with_the_refusal_merge_would_give(agent_repo: Path) -> None:
+    doc = _run_json(agent_repo)
+    _pass_with(agent_repo, doc)
+    # Someone adds a deletion to the pass's branch: review shows it, and says merge refuses.
+    git("checkout", "-q", "curator/20270101-000000", cwd=agent_repo)
+    git("rm", "-rq", "devops", cwd=agent_repo)
+    git("commit", "-qm", "sneak\n\nCurator-Run: 20270101-000000", cwd=agent_repo)
+    git("checkout", "-q", "main", cwd=agent_repo)
+    result = run_cli("review", "--diff", "-C", str(agent_repo))
+    assert result.code == 0, result
+    assert "would be refused by `gitcurator merge`" in result.err
+    assert "deleted file" in result.out and "sneak" in result.out

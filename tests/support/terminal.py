@@ -1,0 +1,45 @@
+"""Run the CLI as a process whose stdout and stderr are a real terminal (a pty)."""
+
+from __future__ import annotations
+
+import os
+import pty
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+
+def run_on_terminal(
+    args: list[str], cwd: Path, env: Mapping[str, str | None] | None = None, timeout: float = 120
+) -> tuple[int, str]:
+    """`gitcurator ARGS` on a pty with `env` changed (None removes a variable): its exit code
+    and everything the terminal showed."""
+    environ = dict(os.environ)
+    for key, value in (env or {}).items():
+        if value is None:
+            environ.pop(key, None)
+        else:
+            environ[key] = value
+    leader, follower = pty.openpty()
+    with subprocess.Popen(
+        [sys.executable, "-m", "gitcurator", *args],
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=follower,
+        stderr=follower,
+        env=environ,
+    ) as proc:
+        os.close(follower)
+        seen = b""
+        while True:  # read as it comes: a full pty would block the process
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the terminal closed with the process
+                break
+            if not chunk:
+                break
+            seen += chunk
+        code = proc.wait(timeout=timeout)
+    os.close(leader)
+    return code, seen.decode("utf-8", "replace").replace("\r\n", "\n")
