@@ -67,7 +67,9 @@ def emit_paged(result: Result, *, pager: bool = True) -> int:
     for note in result.notes:
         warn(note)
     text = lines_of(result.text)
-    command = (os.environ.get("GIT_PAGER") or os.environ.get("PAGER") or "less -FRX").strip()
+    # As git: the first of the two that is set decides, and set but empty means no pager.
+    found = [os.environ[v] for v in ("GIT_PAGER", "PAGER") if v in os.environ]
+    command = (found[0] if found else "less -FRX").strip()
     if not (pager and sys.stdout.isatty()) or command in ("", "cat"):
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -82,8 +84,11 @@ def emit_paged(result: Result, *, pager: bool = True) -> int:
                 shown.stdin.close()
             except BrokenPipeError:
                 pass  # the person quit the pager before the end: as git, not an error
-            shown.wait()
-    except OSError:  # no such pager: show the text rather than nothing
+            # 126, 127: the shell found no pager to run; show the text rather than nothing.
+            missing = shown.wait() in (126, 127)
+    except OSError:
+        missing = True
+    if missing:
         sys.stdout.write(text)
         sys.stdout.flush()
     return result.code

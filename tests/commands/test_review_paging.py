@@ -1,0 +1,88 @@
+"""`review --diff` on a real terminal: coloured and paged as `git diff` is; plain when piped,
+with NO_COLOR, or with --no-pager (unpaged, still coloured)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from support.repos import run_cli
+from support.terminal import run_on_terminal
+
+NOW = "2026-11-01T12:00:00Z"
+GREEN, RED_OR_BOLD = "\x1b[32m", "\x1b[1m"
+# A pager that says it ran, then shows its input as it is.
+PAGER = "echo PAGED-BY-THE-PAGER; cat"
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("paging") / "demo"
+    assert run_cli("demo", str(root), "--now", NOW).code == 0
+    return root
+
+
+def test_on_a_terminal_the_diff_is_coloured_and_goes_through_the_pager(demo: Path) -> None:
+    code, shown = run_on_terminal(
+        ["review", "--diff"], demo, {"PAGER": PAGER, "GIT_PAGER": None, "NO_COLOR": None}
+    )
+    assert code == 0, shown
+    assert shown.startswith("PAGED-BY-THE-PAGER\n")
+    assert f"{GREEN}+# Curator pass 20261101-120000" in shown
+    assert f"{RED_OR_BOLD}diff --git a/coding/git-lfs-migrate/SKILL.md" in shown
+    assert "rename to .archive/coding/git-lfs-migrate/SKILL.md" in shown
+
+
+def test_git_pager_wins_over_pager(demo: Path) -> None:
+    code, shown = run_on_terminal(
+        ["review", "--diff"], demo, {"GIT_PAGER": "echo BY-GIT-PAGER; cat", "PAGER": PAGER}
+    )
+    assert code == 0, shown
+    assert shown.startswith("BY-GIT-PAGER\n") and "PAGED-BY-THE-PAGER" not in shown
+
+
+def test_no_pager_prints_straight_to_the_terminal_still_coloured(demo: Path) -> None:
+    code, shown = run_on_terminal(
+        ["review", "--diff", "--no-pager"], demo, {"PAGER": PAGER, "NO_COLOR": None}
+    )
+    assert code == 0, shown
+    assert "PAGED-BY-THE-PAGER" not in shown and GREEN in shown
+
+
+def test_no_color_turns_colour_off_on_a_terminal(demo: Path) -> None:
+    code, shown = run_on_terminal(["review", "--diff"], demo, {"PAGER": PAGER, "NO_COLOR": "1"})
+    assert code == 0, shown
+    assert shown.startswith("PAGED-BY-THE-PAGER\n") and "\x1b[" not in shown
+    assert "+# Curator pass 20261101-120000" in shown
+
+
+def test_a_pager_that_cannot_start_still_shows_the_diff(demo: Path) -> None:
+    code, shown = run_on_terminal(
+        ["review", "--diff"], demo, {"GIT_PAGER": "/no/such/pager", "NO_COLOR": "1"}
+    )
+    assert code == 0, shown
+    assert "rename from coding/git-lfs-migrate/SKILL.md" in shown
+
+
+def test_piped_output_has_no_pager_and_no_colour(demo: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "gitcurator", "review", "--diff"],
+        cwd=demo,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PAGER": PAGER},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "PAGED-BY-THE-PAGER" not in done.stdout and "\x1b[" not in done.stdout
+    assert "rename from coding/git-lfs-migrate/SKILL.md" in done.stdout
+
+
+def test_the_screen_without_diff_is_never_paged(demo: Path) -> None:
+    code, shown = run_on_terminal(["review"], demo, {"PAGER": PAGER})
+    assert code == 0, shown
+    assert "PAGED-BY-THE-PAGER" not in shown and "\x1b[" not in shown
+    assert shown.startswith("pass 20261101-120000")
