@@ -4,7 +4,6 @@ description and as JSON (golden files), and every way a branch can be wrong for 
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,13 +11,13 @@ from typing import Any
 
 import pytest
 from support.fake_openai import FakeOpenAI
+from support.goldens import check_golden
 from support.passes import commit, make_pass
 from support.repos import git, run_cli
 from support.review_passes import answer, build_library, consolidated_pass
 
 from gitcurator import token_counter
 
-GOLDEN = Path(__file__).parents[1] / "golden"
 DEMO_NOW = "2026-11-01T12:00:00Z"
 DEMO_RUN = "20261101-120000"
 # Long after the agent_repo fixture's commit: its pdf-extract is archived then.
@@ -39,13 +38,6 @@ def _mask(text: str, root: Path) -> str:
     text = re.sub(r"\b[0-9a-f]{40}\b|\b[0-9a-f]{12}\b", "<SHA>", text)
     text = re.sub(r"\b\d{8}-\d{6}\b", "<RUN>", text)
     return re.sub(r"\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\b", "<TIME>", text)
-
-
-def _check(name: str, text: str) -> None:
-    path = GOLDEN / name
-    if os.environ.get("GITCURATOR_GOLDEN_WRITE") == "1":
-        path.write_text(text, encoding="utf-8")
-    assert path.read_text(encoding="utf-8") == text, name
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +66,7 @@ def _review(root: Path, *args: str) -> Any:
 
 def test_the_demo_pass_in_one_screen(demo: Path) -> None:
     out = _review(demo).out
-    _check("review-demo.txt", _mask(out, demo))
+    check_golden("review-demo.txt", _mask(out, demo))
     assert "catalogue: 32 skills" in out and "→ 27 skills" in out
     assert "docker-registry-login (devops/docker-registry-login → .archive/" in out
     assert f"accept: `gitcurator merge {DEMO_RUN}`" in out
@@ -82,7 +74,7 @@ def test_the_demo_pass_in_one_screen(demo: Path) -> None:
 
 def test_the_demo_pass_as_a_pull_request_description(demo: Path) -> None:
     out = _review(demo, "--markdown").out
-    _check("review-demo.md", _mask(out, demo))
+    check_golden("review-demo.md", _mask(out, demo))
     assert out.startswith(f"curator: archive 5, mark 5 stale (run {DEMO_RUN})\n")
     assert "| docker-registry-login | `devops/docker-registry-login` →" in out
     assert f"`gitcurator rollback {DEMO_RUN}`" in out
@@ -115,7 +107,7 @@ def test_an_umbrella_with_what_it_absorbed_kept_and_demoted_where(
 ) -> None:
     root, ran = umbrella_pass
     out = _review(root).out
-    _check("review-umbrella.txt", _mask(out, root))
+    check_golden("review-umbrella.txt", _mask(out, root))
     assert "ffmpeg-convert (new media/ffmpeg-convert): one tool, one task, three formats" in out
     assert "absorbs: ffmpeg-convert-audio 100%, ffmpeg-convert-video 100%" in out
     assert "ffmpeg-convert-subtitles 100% → media/ffmpeg-convert/references/subtitles.md" in out
@@ -134,7 +126,7 @@ def test_an_umbrella_with_what_it_absorbed_kept_and_demoted_where(
     assert doc["refused"][0]["what"] == "umbrella terraform-repair (terraform)"
     # kombucha-brewing archived, three skills folded, one umbrella: 6 live skills become 3.
     assert (doc["catalogue"]["before"]["skills"], doc["catalogue"]["after"]["skills"]) == (6, 3)
-    _check("review-umbrella.md", _mask(_review(root, "--markdown").out, root))
+    check_golden("review-umbrella.md", _mask(_review(root, "--markdown").out, root))
 
 
 def test_the_umbrella_diff_is_against_the_absorbed_bodies_at_the_base(
