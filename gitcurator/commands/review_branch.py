@@ -22,6 +22,7 @@ from gitcurator.store import ObjectID, Store, graph
 from gitcurator.store.branches import branch_names
 from gitcurator.store.commits import CommitId, CommitInfo, commit_tree_of, read_commit
 from gitcurator.store.diff import diff_trees
+from gitcurator.store.objects import GITLINK_MODE
 from gitcurator.store.trees import file_at
 from gitcurator.token_counter import token_counter
 
@@ -156,11 +157,11 @@ def commit_changes(store: Store, c: CommitInfo) -> list[FileChange]:
             changes.append(FileChange(source, path, None, None, renamed_whole=True))
     for path, (old, new) in sorted(files.items()):
         if old is not None and new is not None:
-            changes.append(_text_change(store, path, path, old[0], new[0]))
-    changes += [_text_change(store, p, None, e[0], None) for p, e in sorted(removed.items())]
+            changes.append(_text_change(store, path, path, old, new))
+    changes += [_text_change(store, p, None, e, None) for p, e in sorted(removed.items())]
     taken = {c.new_path for c in changes}
     changes += [
-        _text_change(store, None, p, None, e[0]) for p, e in sorted(added.items()) if p not in taken
+        _text_change(store, None, p, None, e) for p, e in sorted(added.items()) if p not in taken
     ]
     return changes
 
@@ -179,13 +180,26 @@ def _text_change(
     store: Store,
     old_path: str | None,
     new_path: str | None,
-    old: ObjectID | None,
-    new: ObjectID | None,
+    old: tuple[ObjectID, int] | None,
+    new: tuple[ObjectID, int] | None,
 ) -> FileChange:
-    old_text = text_of(store.read_blob(old)) if old is not None else None
-    new_text = text_of(store.read_blob(new)) if new is not None else None
+    old_text, new_text = _stored_text(store, old), _stored_text(store, new)
     binary = (old is not None and old_text is None) or (new is not None and new_text is None)
     return FileChange(old_path, new_path, old_text, new_text, binary)
+
+
+def _stored_text(store: Store, entry: tuple[ObjectID, int] | None) -> str | None:
+    """A file's text as a diff shows it: a submodule as git names it, a missing object (a
+    fetch that did not bring it) or a binary file as None."""
+    if entry is None:
+        return None
+    sha, mode = entry
+    if mode == GITLINK_MODE:
+        return f"Subproject commit {sha.decode()}\n"
+    try:
+        return text_of(store.read_blob(sha))
+    except KeyError:
+        return None
 
 
 def _moved_from(

@@ -295,3 +295,21 @@ def test_a_crafted_branch_is_shown_with_the_refusal_merge_would_give(agent_repo:
     assert result.code == 0, result
     assert "would be refused by `gitcurator merge`" in result.err
     assert "deleted file" in result.out and "sneak" in result.out
+
+
+def test_binary_files_and_submodules_on_a_branch_are_named_not_read(agent_repo: Path) -> None:
+    _pass_with(agent_repo, _run_json(agent_repo))
+    git("checkout", "-q", "curator/20270101-000000", cwd=agent_repo)
+    (agent_repo / "devops/blob.bin").write_bytes(b"\x00\x01binary")
+    (agent_repo / "devops/huge.md").write_text("x" * (2 << 20))
+    git("add", "devops", cwd=agent_repo)
+    sha = git("rev-parse", "HEAD", cwd=agent_repo).stdout.strip()
+    git("update-index", "--add", "--cacheinfo", f"160000,{sha},vendored", cwd=agent_repo)
+    git("commit", "-qm", "odd files\n\nCurator-Run: 20270101-000000", cwd=agent_repo)
+    git("checkout", "-q", "main", cwd=agent_repo)
+    result = run_cli("review", "--diff", "-C", str(agent_repo))
+    assert result.code == 0, result
+    assert "Binary files a/devops/blob.bin and b/devops/blob.bin differ" in result.out
+    assert "Binary files a/devops/huge.md and b/devops/huge.md differ" in result.out
+    assert f"+Subproject commit {sha}" in result.out
+    assert "would be refused by `gitcurator merge`" in result.err
