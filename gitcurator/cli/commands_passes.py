@@ -116,11 +116,16 @@ def review(
     and last activity, each umbrella with what it absorbed (and how much of each it kept) or
     demoted where, the refused plans, and what the skill catalogue costs every prompt before
     and after, all read from what the pass stored. --diff adds, per umbrella, its SKILL.md
-    against the absorbed skills' SKILL.md files concatenated, and every other change as git
-    shows it, coloured on a terminal (not with NO_COLOR) and paged through $GIT_PAGER, $PAGER
-    or `less -FRX`. --markdown prints a pull-request description for the branch `sync` pushed.
+    against the bodies of the skills it absorbed (as they were at the pass's base), and every
+    other change as git shows it, coloured on a terminal (not with NO_COLOR) and paged through
+    $GIT_PAGER, $PAGER or `less -FRX`. --markdown prints a pull-request description for the
+    branch `sync` pushed, to review it on any forge.
 
-    Example: gitcurator review --diff; gitcurator review 20261101-120000 --markdown > pr.md
+    \b
+    Examples:
+      gitcurator review                    # the newest pass waiting
+      gitcurator review --diff             # with its diffs, paged
+      gitcurator review 20261101-120000 --markdown > pr.md
     """
     from gitcurator.commands.review import review as run
     from gitcurator.output import colour_wanted, emit_paged
