@@ -7,6 +7,9 @@ from gitcurator.render import plural
 from gitcurator.review.model import Moved, PassReview, summary_counts
 from gitcurator.review.screen import catalogue_change, folded_line
 
+# Forges cap a description's length (GitHub at 65,536 characters): long tables are cut.
+ROWS = 100
+
 
 def pull_request(review: PassReview) -> str:
     """Title line, summary, catalogue cost, tables of what moves, refusals, merge and undo."""
@@ -77,11 +80,13 @@ def _table(heading: str, moved: tuple[Moved, ...], *, archived: bool = False) ->
     lines = ["", f"## {heading} ({len(moved)})", ""]
     to = " → archived at" if archived else ""
     lines += [f"| skill | folder{to} | last activity | reason |", "|---|---|---|---|"]
-    for m in moved:
+    for m in moved[:ROWS]:
         folder = f"`{m.path}`" + (f" → `{m.archived_path}`" if archived and m.archived_path else "")
         lines.append(
             f"| {_cell(m.skill)} | {_cell(folder)} | {_cell(m.last_activity)} | {_cell(m.reason)} |"
         )
+    if len(moved) > ROWS:
+        lines += ["", f"…and {len(moved) - ROWS} more: the branch's REPORT.md lists them all."]
     return lines
 
 

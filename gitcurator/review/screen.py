@@ -6,6 +6,9 @@ from gitcurator.lifecycle.catalogue_cost import CatalogueCost
 from gitcurator.render import plural
 from gitcurator.review.model import Folded, Moved, PassReview, summary_counts
 
+# A pass may archive hundreds of skills: the screen shows the first of each kind.
+SHOWN = 20
+
 
 def catalogue_change(before: CatalogueCost | None, after: CatalogueCost | None) -> str:
     """`32 skills, 1,204 tokens → 27 skills, 1,010 tokens (-194, -16%; o200k_base)`."""
@@ -77,12 +80,14 @@ def _moves(title: str, moved: tuple[Moved, ...], *, archived: bool = False) -> l
     if not moved:
         return []
     lines = ["", f"{title} ({len(moved)})"]
-    for m in moved:
+    for m in moved[:SHOWN]:
         where = f" → {m.archived_path}" if archived and m.archived_path else ""
         lines.append(f"  {m.skill} ({m.path}{where})")
         # The lifecycle's reasons name the last activity; say it when one does not.
         known = m.last_activity in m.reason or m.last_activity.startswith("never used")
         lines.append(f"    {m.reason}" + ("" if known else f"; last activity {m.last_activity}"))
+    if len(moved) > SHOWN:
+        lines.append(f"  and {len(moved) - SHOWN} more (--json and --markdown list them all)")
     return lines
 
 

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from gitcurator.lifecycle.catalogue_cost import CatalogueCost
+from gitcurator.review.model import Moved, PassReview
 from support.fake_openai import FakeOpenAI
 from support.repos import git, run_cli, write_skill
 
@@ -125,3 +127,28 @@ def consolidated_pass(root: Path) -> dict[str, Any]:
     assert result.code == 0, result
     doc: dict[str, Any] = json.loads(result.out)
     return doc
+
+
+def make_review(**extra: object) -> PassReview:
+    """A PassReview of one archived skill whose name and reason hold a pipe and a newline;
+    `extra` replaces fields."""
+    fields: dict[str, object] = {
+        "run_id": "20260301-000000",
+        "branch": "curator/20260301-000000",
+        "status": "pending review",
+        "now": "2026-03-01T00:00:00Z",
+        "base": "b" * 40,
+        "tip": "t" * 40,
+        "counts_before": {"active": 2},
+        "counts_after": {"active": 1, "archived": 1},
+        "archived": (Moved("a|b", "x/a|b", "idle\n| 9 days", "unknown", ".archive/x/a|b"),),
+        "stale": (),
+        "reactivated": (),
+        "umbrellas": (),
+        "refused": (),
+        "left_alone": 0,
+        "catalogue_before": CatalogueCost(2, 100, "estimate"),
+        "catalogue_after": CatalogueCost(1, 40, "estimate"),
+    }
+    fields.update(extra)
+    return PassReview(**fields)  # type: ignore[arg-type]
