@@ -313,3 +313,36 @@ def test_binary_files_and_submodules_on_a_branch_are_named_not_read(agent_repo: 
     assert "Binary files a/devops/huge.md and b/devops/huge.md differ" in result.out
     assert f"+Subproject commit {sha}" in result.out
     assert "would be refused by `gitcurator merge`" in result.err
+
+
+def test_an_umbrella_merged_into_a_sibling_is_diffed_against_its_own_body_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from support.review_passes import MEDIA, media_skill
+
+    names = list(MEDIA)
+    into = {
+        "name": names[0],
+        "description": "Convert audio, video or subtitle files between formats with ffmpeg.",
+        "body": "\n\n".join(media_skill(n).split("---\n", 2)[2] for n in names),
+        "absorb": names[1:],
+        "demote": [],
+        "reason": "the audio skill already does most of it",
+    }
+    with FakeOpenAI() as server:
+        server.handler = lambda request: json.dumps(
+            {"umbrellas": [into] if "ffmpeg" in request["messages"][-1]["content"] else []}
+            | {"keep": []}
+        )
+        root = build_library(tmp_path / "skills", monkeypatch, server)
+        consolidated_pass(root)
+    out = _review(root).out
+    assert f"{names[0]} (merged into the existing media/{names[0]})" in out
+    diff = _review(root, "--diff").out
+    header = f"umbrella media/{names[0]}/SKILL.md against what it absorbed: "
+    assert header + " + ".join(f"media/{n}/SKILL.md" for n in names) in diff
+    umbrella = diff.split(header, 1)[1].split("diff --git", 1)[0]
+    # Everything the three bodies said is kept: only the frontmatter is new.
+    removed = [line for line in umbrella.splitlines()[3:] if line.startswith("-")]
+    assert removed == [], removed
+    assert "+description: Convert audio, video or subtitle files" in umbrella
