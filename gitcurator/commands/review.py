@@ -21,8 +21,9 @@ from gitcurator.library import open_repo
 from gitcurator.output import Result, warning_line
 from gitcurator.review.diff_text import Line, commit_title, file_diff, paint, umbrella_diff
 from gitcurator.review.markdown import pull_request
-from gitcurator.review.model import PassReview, pass_review, stored_catalogue
+from gitcurator.review.model import PassReview
 from gitcurator.review.screen import review_text
+from gitcurator.review.stored import pass_review, stored_catalogue
 from gitcurator.skills.document import (
     SKILL_FILE,
     SKILL_FILE_LOWER,

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from gitcurator.lifecycle.catalogue_cost import CatalogueCost
-from gitcurator.review.model import last_activity, pass_review, stored_catalogue
+from gitcurator.review.stored import last_activity, pass_review, stored_catalogue
 
 
 def _doc(**extra: Any) -> dict[str, Any]:
