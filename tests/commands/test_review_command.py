@@ -13,7 +13,7 @@ import pytest
 from support.fake_openai import FakeOpenAI
 from support.goldens import check_golden
 from support.passes import commit, make_pass
-from support.repos import git, run_cli
+from support.repos import corrupt_note, git, run_cli
 from support.review_passes import answer, build_library, consolidated_pass
 
 from gitcurator import token_counter
@@ -346,3 +346,39 @@ def test_an_umbrella_merged_into_a_sibling_is_diffed_against_its_own_body_too(
     removed = [line for line in umbrella.splitlines()[3:] if line.startswith("-")]
     assert removed == [], removed
     assert "+description: Convert audio, video or subtitle files" in umbrella
+
+
+def test_escape_sequences_in_a_stored_report_never_reach_the_terminal_raw(
+    agent_repo: Path,
+) -> None:
+    doc = _run_json(agent_repo)
+    doc["transitions"][0]["reason"] = "idle \x1b]0;owned\x07 \x1b[2J days"
+    doc["refused"] = [{"what": "umbrella \x1b[31mred", "reason": "x | y\nz"}]
+    _pass_with(agent_repo, doc)
+    for args in ((), ("--markdown",), ("--diff",)):
+        result = run_cli("review", *args, "-C", str(agent_repo))
+        assert result.code == 0, result
+        assert "\x1b" not in result.out and "\x07" not in result.out, args
+        assert "\\x1b]0;owned\\x07" in result.out, args
+
+
+def test_a_corrupt_usage_note_does_not_stop_the_review_of_an_umbrella_pass(
+    umbrella_pass: tuple[Path, dict[str, Any]],
+) -> None:
+    root, _ = umbrella_pass
+    corrupt_note(root, "ffmpeg-convert-audio", "{not json")
+    result = run_cli("review", "--diff", "-C", str(root))
+    assert result.code == 0, result
+    assert "umbrellas (1)" in result.out
+    # Its record unreadable, the skill counts as not curated: merge would refuse, and says so.
+    assert "would be refused by `gitcurator merge`" in result.err
+
+
+def test_a_broken_skill_md_at_the_base_still_counts_in_the_catalogue(agent_repo: Path) -> None:
+    (agent_repo / "devops/broken").mkdir(parents=True)
+    (agent_repo / "devops/broken/SKILL.md").write_text("---\nname: [unclosed\n")
+    commit(agent_repo, "a broken skill")
+    _pass_with(agent_repo, _run_json(agent_repo))
+    doc = json.loads(_review(agent_repo, "--json").out)
+    before, after = doc["catalogue"]["before"], doc["catalogue"]["after"]
+    assert before["skills"] == after["skills"] + 1  # pdf-extract archived; broken counted
