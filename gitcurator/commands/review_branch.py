@@ -11,8 +11,8 @@ from typing import Any
 from gitcurator import schemas
 from gitcurator.audit import trailers
 from gitcurator.audit.passes import BRANCH_PREFIX, run_order
-from gitcurator.config import Config
-from gitcurator.errors import JSON_READ_ERRORS, CuratorError
+from gitcurator.config import CONFIG_FILE, Config
+from gitcurator.errors import JSON_READ_ERRORS, CuratorError, NotARepository
 from gitcurator.lifecycle.catalogue_cost import CatalogueCost, catalogue_cost
 from gitcurator.lifecycle.report import run_paths
 from gitcurator.review.diff_text import FileChange
@@ -55,6 +55,11 @@ def pick_branch(store: Store, run: str | None) -> ReviewedBranch:
         if tip is not None:
             tips[name.removeprefix(BRANCH_PREFIX)] = tip
     pending = [r for r, tip in tips.items() if tip not in merged]
+    if not tips and not (store.root / CONFIG_FILE).is_file():
+        raise NotARepository(
+            f"{store.root} is not a skills repository (no {CONFIG_FILE}, no curator branches), "
+            f"so it has no pass to review; `gitcurator init {store.root}` makes it one"
+        )
     if run is None:
         if not pending:
             raise CuratorError(

@@ -205,6 +205,13 @@ def test_outside_a_repository_says_so(tmp_path: Path) -> None:
     assert result.code == 1 and "is not inside a skills repository" in result.err
 
 
+def test_a_git_repository_that_is_no_skills_repository_says_so(tmp_path: Path) -> None:
+    git("init", "-q", cwd=tmp_path)
+    result = run_cli("review", "-C", str(tmp_path))
+    assert result.code == 1
+    assert "is not a skills repository" in result.err and "gitcurator init" in result.err
+
+
 def test_markdown_with_diff_or_json_is_a_usage_error(demo: Path) -> None:
     for extra in ("--diff", "--json"):
         result = run_cli("review", "--markdown", extra, "-C", str(demo))
