@@ -10,7 +10,7 @@ from typing import Any
 
 from gitcurator import schemas
 from gitcurator.audit import trailers
-from gitcurator.audit.passes import BRANCH_PREFIX, run_order
+from gitcurator.audit.passes import BRANCH_PREFIX, read_trail, run_order
 from gitcurator.config import CONFIG_FILE, Config
 from gitcurator.errors import JSON_READ_ERRORS, CuratorError, NotARepository
 from gitcurator.lifecycle.catalogue_cost import CatalogueCost, catalogue_cost
@@ -78,7 +78,14 @@ def pick_branch(store: Store, run: str | None) -> ReviewedBranch:
     tip = tips[run_id]
     if tip in merged:
         own = _pass_commits(store, tip, run_id)
-        status = MERGED
+        # Merged, and maybe rolled back since: the audit trail knows.
+        status = (
+            next(
+                (e.status for e in read_trail(store) if e.run_id == run_id and e.kind == "pass"),
+                None,
+            )
+            or MERGED
+        )
     else:
         own = list(reversed(graph.commits_between(store, tip, merged)))
         status = PENDING

@@ -66,6 +66,8 @@ def review_text(review: PassReview) -> str:
 
 def next_steps(review: PassReview) -> list[str]:
     """What to do after reading the review."""
+    if review.status == "rolled back":
+        return ["it was rolled back: `gitcurator log` says when"]
     if review.status != "pending review":
         return [f"undo it with `gitcurator rollback {review.run_id}`"]
     return [

@@ -181,16 +181,20 @@ def test_no_pending_pass_says_how_to_make_one(repo: Path) -> None:
     assert "gitcurator run" in result.err
 
 
-def test_a_merged_pass_is_no_longer_pending_but_can_be_named(agent_repo: Path) -> None:
+def test_a_merged_or_rolled_back_pass_is_not_pending_but_can_be_named(agent_repo: Path) -> None:
     run = run_cli("run", "--json", "-C", str(agent_repo), "--now", LATER)
     assert run.code == 0, run
     run_id = json.loads(run.out)["run_id"]
     assert run_cli("merge", "-C", str(agent_repo)).code == 0
     assert "no curator pass is waiting" in run_cli("review", "-C", str(agent_repo)).err
     named = _review(agent_repo, run_id)
-    assert f"pass {run_id} at {LATER}: merged on curator/{run_id}" in named.out
+    assert f"pass {run_id} at {LATER}: merged (fast-forward) on curator/{run_id}" in named.out
     assert "pdf-extract (pdf-extract → .archive/pdf-extract)" in named.out
     assert "rename from pdf-extract/SKILL.md" in _review(agent_repo, run_id, "--diff").out
+    assert run_cli("rollback", run_id, "-C", str(agent_repo)).code == 0
+    undone = _review(agent_repo, run_id).out
+    assert f"pass {run_id} at {LATER}: rolled back on curator/{run_id}" in undone
+    assert "it was rolled back: `gitcurator log` says when" in undone
 
 
 def test_an_unknown_run_lists_the_known_ones(demo: Path) -> None:
