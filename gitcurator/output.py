@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import sys
 from dataclasses import dataclass, field
 from typing import TextIO
@@ -74,6 +73,8 @@ def emit_paged(result: Result, *, pager: bool = True) -> int:
         sys.stdout.write(text)
         sys.stdout.flush()
         return result.code
+    import subprocess  # here, not at the top: `record`'s hot path imports this module
+
     sys.stdout.flush()
     env = {"LESS": "FRX", "LV": "-c", **os.environ}  # git's defaults, unless the user's own
     try:
