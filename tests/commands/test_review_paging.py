@@ -86,3 +86,14 @@ def test_the_screen_without_diff_is_never_paged(demo: Path) -> None:
     assert code == 0, shown
     assert "PAGED-BY-THE-PAGER" not in shown and "\x1b[" not in shown
     assert shown.startswith("pass 20261101-120000")
+
+
+def test_a_pager_quit_before_the_end_is_no_error(demo: Path) -> None:
+    code, shown = run_on_terminal(["review", "--diff"], demo, {"GIT_PAGER": "head -n 1"})
+    assert code == 0, shown
+    assert shown == "pass 20261101-120000 at 2026-11-01T12:00:00Z: pending review on " + (
+        "curator/20261101-120000\n"
+    )
+    # A pager that closes its input at once (the write meets a closed pipe, or not: a race).
+    code, shown = run_on_terminal(["review", "--diff"], demo, {"GIT_PAGER": "exec 0<&-; sleep 1"})
+    assert code == 0 and "Traceback" not in shown, shown
