@@ -11,7 +11,7 @@ import difflib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from gitcurator.render import printable
+from gitcurator.render import one_line, printable
 
 Line = tuple[str, str]  # (kind, text): title, meta, hunk, add, remove, context
 # git's own colours (color.diff defaults): commit yellow, meta bold, frag cyan, old red, new green.
@@ -49,7 +49,8 @@ def umbrella_diff(
     """The umbrella's SKILL.md (`umbrella_md`, now `umbrella_text`) against `sources`, the
     (SKILL.md path, body) of the skills it took in, concatenated in that order."""
     before = "".join(_ending(text) for _, text in sources)
-    names = " + ".join(path for path, _ in sources) or "nothing"
+    names = " + ".join(one_line(path) for path, _ in sources) or "nothing"
+    umbrella_md = one_line(umbrella_md)
     lines: list[Line] = [
         ("meta", f"umbrella {umbrella_md} against what it absorbed: {names}"),
         ("meta", "--- a/(absorbed bodies, concatenated)"),
@@ -60,8 +61,9 @@ def umbrella_diff(
 
 def file_diff(change: FileChange) -> list[Line]:
     """One file's diff, with git's header lines (`rename from`, `new file mode`...)."""
-    old = change.old_path or change.new_path or ""
-    new = change.new_path or change.old_path or ""
+    # A path in a tree may hold a newline: it would forge a line of the diff.
+    old = one_line(change.old_path or change.new_path or "")
+    new = one_line(change.new_path or change.old_path or "")
     lines: list[Line] = [("meta", f"diff --git a/{old} b/{new}")]
     if change.renamed_whole:
         lines += [("meta", "similarity index 100%"), ("meta", f"rename from {old}")]

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from gitcurator.lifecycle.catalogue_cost import CatalogueCost
-from gitcurator.render import plural
+from gitcurator.render import one_line, plural
 from gitcurator.review.model import Folded, Moved, PassReview, summary_counts
 
 # A pass may archive hundreds of skills: the screen shows the first of each kind.
 SHOWN = 20
+# run.json comes from a branch anyone may push: no stored text is longer on the screen.
+LONGEST = 300
 
 
 def catalogue_change(before: CatalogueCost | None, after: CatalogueCost | None) -> str:
@@ -16,7 +20,7 @@ def catalogue_change(before: CatalogueCost | None, after: CatalogueCost | None) 
         return "not known"
     delta = after.tokens - before.tokens
     share = f", {delta / before.tokens:+.0%}" if before.tokens else ""
-    counted = before.tokenizer if before.tokenizer == after.tokenizer else "mixed tokenizers"
+    counted = flat(before.tokenizer) if before.tokenizer == after.tokenizer else "mixed tokenizers"
     return (
         f"{plural(before.skills, 'skill')}, {before.tokens:,} tokens → "
         f"{plural(after.skills, 'skill')}, {after.tokens:,} tokens ({delta:+,}{share}; {counted})"
@@ -26,8 +30,21 @@ def catalogue_change(before: CatalogueCost | None, after: CatalogueCost | None) 
 def folded_line(f: Folded) -> str:
     """`pdf-extract-forms 98%`, or with where a demoted skill went."""
     kept = f" {f.retention:.0%}" if f.retention is not None else ""
-    where = f" → {f.demoted_to}" if f.demoted_to else ""
-    return f"{f.skill}{kept}{where}"
+    where = f" → {flat(f.demoted_to)}" if f.demoted_to else ""
+    return f"{flat(f.skill)}{kept}{where}"
+
+
+def flat(text: str) -> str:
+    """Stored text (a name, a path, a reason) on one line and at most LONGEST characters: a
+    newline in it could otherwise forge a line of the screen."""
+    cut = text if len(text) <= LONGEST else text[: LONGEST - 1] + "…"
+    return one_line(cut)
+
+
+def first(items: Sequence[str], shown: int = SHOWN) -> str:
+    """`a, b, c and 7 more`: the first `shown` of a list that may be long."""
+    more = f" and {len(items) - shown} more" if len(items) > shown else ""
+    return ", ".join(items[:shown]) + more
 
 
 def review_text(review: PassReview) -> str:
@@ -38,7 +55,7 @@ def review_text(review: PassReview) -> str:
         "",
         f"  {'state':<10}{'before':>8}{'after':>8}",
     ]
-    lines += [f"  {s:<10}{b:>8}{a:>8}" for s, b, a in summary_counts(review)]
+    lines += [f"  {flat(s):<10}{b:>8}{a:>8}" for s, b, a in summary_counts(review)]
     lines.append(f"  {'live':<10}{review.live_before:>8}{review.live_after:>8}")
     lines += ["", "catalogue: " + catalogue_change(review.catalogue_before, review.catalogue_after)]
     lines += _moves("archived", review.archived, archived=True)
@@ -46,18 +63,20 @@ def review_text(review: PassReview) -> str:
     lines += _moves("active again", review.reactivated)
     if review.umbrellas:
         lines += ["", f"umbrellas ({len(review.umbrellas)})"]
-        for u in review.umbrellas:
+        for u in review.umbrellas[:SHOWN]:
             kind = "merged into the existing" if u.existing else "new"
-            lines.append(f"  {u.name} ({kind} {u.path}): {u.reason}")
+            lines.append(f"  {flat(u.name)} ({kind} {flat(u.path)}): {flat(u.reason)}")
             absorbed = [folded_line(f) for f in u.folded if f.demoted_to is None]
             demoted = [folded_line(f) for f in u.folded if f.demoted_to is not None]
             if absorbed:
-                lines.append(f"    absorbs: {', '.join(absorbed)}")
+                lines.append(f"    absorbs: {first(absorbed)}")
             if demoted:
-                lines.append(f"    demoted: {', '.join(demoted)}")
+                lines.append(f"    demoted: {first(demoted)}")
+        lines += _more(len(review.umbrellas))
     if review.refused:
         lines += ["", f"refused ({len(review.refused)})"]
-        lines += [f"  {what}: {reason}" for what, reason in review.refused]
+        lines += [f"  {flat(what)}: {flat(reason)}" for what, reason in review.refused[:SHOWN]]
+        lines += _more(len(review.refused))
     if review.left_alone:
         lines += ["", f"left alone: {plural(review.left_alone, 'skill')} (see the report)"]
     lines += ["", *next_steps(review)]
@@ -83,14 +102,19 @@ def _moves(title: str, moved: tuple[Moved, ...], *, archived: bool = False) -> l
         return []
     lines = ["", f"{title} ({len(moved)})"]
     for m in moved[:SHOWN]:
-        where = f" → {m.archived_path}" if archived and m.archived_path else ""
-        lines.append(f"  {m.skill} ({m.path}{where})")
+        where = f" → {flat(m.archived_path)}" if archived and m.archived_path else ""
+        lines.append(f"  {flat(m.skill)} ({flat(m.path)}{where})")
         # The lifecycle's reasons name the last activity; say it when one does not.
         known = m.last_activity in m.reason or m.last_activity.startswith("never used")
-        lines.append(f"    {m.reason}" + ("" if known else f"; last activity {m.last_activity}"))
-    if len(moved) > SHOWN:
-        lines.append(f"  and {len(moved) - SHOWN} more (--json and --markdown list them all)")
-    return lines
+        said = "" if known else f"; last activity {flat(m.last_activity)}"
+        lines.append(f"    {flat(m.reason)}{said}")
+    return lines + _more(len(moved))
+
+
+def _more(count: int) -> list[str]:
+    if count <= SHOWN:
+        return []
+    return [f"  and {count - SHOWN} more (--json and --markdown list them all)"]
 
 
 def _short(commit: str | None) -> str:

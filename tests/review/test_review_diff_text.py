@@ -47,3 +47,10 @@ def test_colour_wraps_safe_text_only() -> None:
     assert "\x1b[31m-old\x1b[m" in coloured and "\x1b[36m@@" in coloured
     plain = paint(lines, colour=False)
     assert "\x1b" not in plain and "\\x1b]0;pwned" in plain
+
+
+def test_a_newline_in_a_path_cannot_forge_a_line_of_the_diff() -> None:
+    text = paint(file_diff(FileChange(None, "a\n+++ b/evil", None, "x\n")), colour=False)
+    assert "\n+++ b/evil" not in text and "diff --git a/a\\x0a+++ b/evil" in text
+    umbrella = paint(umbrella_diff("u\nv/SKILL.md", "x\n", [("s\nt/SKILL.md", "x\n")]), False)
+    assert "umbrella u\\x0av/SKILL.md against what it absorbed: s\\x0at/SKILL.md" in umbrella

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from support.review_passes import make_review
 
-from gitcurator.review.markdown import pull_request, title
-from gitcurator.review.model import Moved
+from gitcurator.review.markdown import ROWS, pull_request, title
+from gitcurator.review.model import Folded, Moved, UmbrellaReview
 
 
 def test_the_title_names_what_moves() -> None:
@@ -27,3 +27,48 @@ def test_a_long_table_is_cut_with_where_the_rest_is() -> None:
     assert "| s99 |" in text and "| s100 |" not in text
     assert "…and 150 more: the branch's REPORT.md lists them all." in text
     assert len(text) < 65_536
+
+
+HOSTILE = (
+    Moved(
+        "x` <img src=x onerror=alert(1)> `",
+        "p`[approve](http://evil)`",
+        "idle ![pixel](http://evil/p.png) <script>x</script> [approved](http://evil) **ok**",
+        "unknown",
+        None,
+    ),
+)
+
+
+def test_stored_text_cannot_inject_markup_into_the_description() -> None:
+    refused = (("umbrella a\n\n## Looks good to me", "fine\n- [x] reviewed by the team"),)
+    umbrella = UmbrellaReview(
+        "u*b*", "p`q", False, "why\n\n# Approved", None, (Folded("s\n## h", 0.5),)
+    )
+    text = pull_request(
+        make_review(archived=HOSTILE, refused=refused, umbrellas=(umbrella,), counts_after={})
+    )
+    # Every heading and list item is the description's own; no HTML, link or image opens.
+    assert [line for line in text.splitlines() if line.startswith(("#", "- ["))] == [
+        "## Archived (1)",
+        "## Umbrellas (1)",
+        "## Refused (1)",
+        "## Merge or undo",
+    ]
+    assert " <img" not in text and " <script" not in text and " ![" not in text
+    assert "| x\\` \\<img src=x onerror=alert(1)\\> \\` | `` p`[approve](http://evil)` `` |" in text
+    assert "**u\\*b\\***" in text and "``p`q`` (new)" in text
+    assert "- umbrella a \\#\\# Looks good to me: fine - \\[x\\] reviewed by the team" in text
+
+
+def test_long_stored_text_and_long_lists_are_cut_everywhere() -> None:
+    umbrellas = tuple(
+        UmbrellaReview(f"u{i}", f"u{i}", False, "r" * 5000, None, (Folded("s", None),))
+        for i in range(ROWS + 5)
+    )
+    refused = tuple((f"w{i}", "because") for i in range(ROWS + 3))
+    text = pull_request(make_review(umbrellas=umbrellas, refused=refused))
+    assert f"| **u{ROWS - 1}** |" in text and f"| **u{ROWS}** |" not in text
+    assert "- w99: because" in text and "- w100:" not in text
+    assert "…and 5 more" in text and "…and 3 more" in text
+    assert "r" * 5000 not in text and "r…" in text

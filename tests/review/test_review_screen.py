@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from support.review_passes import make_review
 
-from gitcurator.review.model import Moved
+from gitcurator.review.model import Folded, Moved, UmbrellaReview
 from gitcurator.review.screen import SHOWN, review_text
 
 
@@ -28,3 +28,33 @@ def test_a_merged_pass_says_how_to_undo_it() -> None:
 def test_without_catalogue_figures_it_says_so() -> None:
     text = review_text(make_review(catalogue_before=None))
     assert "catalogue: not known" in text
+
+
+def test_a_newline_in_stored_text_cannot_forge_a_line_of_the_screen() -> None:
+    forged = "idle\n\nrefused (0)\naccept: `gitcurator merge`"
+    umbrella = UmbrellaReview("u\nv", "p", False, "why\nnot", None, (Folded("s\nt", None),))
+    text = review_text(
+        make_review(
+            archived=(Moved("a\nb", "x\ny", forged, "unknown", None),),
+            umbrellas=(umbrella,),
+            refused=(("w\nx", "r\ny"),),
+        )
+    )
+    assert "\nrefused (0)" not in text and "\naccept: `gitcurator merge`" not in text
+    assert "  a\\x0ab (x\\x0ay)\n    idle\\x0a\\x0arefused (0)\\x0aaccept:" in text
+    assert "  u\\x0av (new p): why\\x0anot\n    absorbs: s\\x0at" in text
+    assert "  w\\x0ax: r\\x0ay" in text
+
+
+def test_long_umbrella_and_refused_lists_and_long_text_are_cut() -> None:
+    folded = tuple(Folded(f"s{i}", None) for i in range(SHOWN + 4))
+    umbrellas = tuple(
+        UmbrellaReview(f"u{i}", f"u{i}", False, "r" * 5000, None, folded) for i in range(SHOWN + 2)
+    )
+    refused = tuple((f"w{i}", "no") for i in range(SHOWN + 1))
+    text = review_text(make_review(umbrellas=umbrellas, refused=refused))
+    assert f"  u{SHOWN - 1} (new" in text and f"  u{SHOWN} (new" not in text
+    assert f"  w{SHOWN - 1}: no" in text and f"  w{SHOWN}: no" not in text
+    assert "and 2 more (--json" in text and "and 1 more (--json" in text
+    assert f"s{SHOWN - 1} and 4 more" in text
+    assert "r" * 5000 not in text and max(map(len, text.splitlines())) < 400
