@@ -12,7 +12,13 @@ from gitcurator import schemas
 from gitcurator.audit import trailers
 from gitcurator.audit.passes import BRANCH_PREFIX, read_trail, run_order
 from gitcurator.config import CONFIG_FILE, Config
-from gitcurator.errors import JSON_READ_ERRORS, CuratorError, NotARepository
+from gitcurator.errors import (
+    JSON_READ_ERRORS,
+    CuratorError,
+    NotARepository,
+    SchemaError,
+    StoreError,
+)
 from gitcurator.lifecycle.catalogue_cost import CatalogueCost, catalogue_cost
 from gitcurator.lifecycle.report import run_paths
 from gitcurator.review.diff_text import FileChange
@@ -29,6 +35,11 @@ from gitcurator.token_counter import token_counter
 PENDING, MERGED = "pending review", "merged"
 # Past this a file is summarised as git does a binary one: a review is read by a person.
 MAX_DIFF_BYTES = 1 << 20
+# A pass over 10,000 skills writes about 1.3 MB of run.json; past this one was not written by
+# a pass, and checking it against the schema alone would take minutes.
+MAX_RUN_JSON_BYTES = 16 << 20
+# Schema problems named in the error (a crafted report may have thousands).
+PROBLEMS_SHOWN = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +87,14 @@ def pick_branch(store: Store, run: str | None) -> ReviewedBranch:
                 "`gitcurator review` alone shows the newest pass waiting"
             )
     tip = tips[run_id]
+    try:
+        read_commit(store, tip)
+    except StoreError as exc:  # a ref written by hand (git itself refuses to) or half fetched
+        raise CuratorError(
+            f"{BRANCH_PREFIX}{run_id} points at no commit ({exc}): no pass made it; look at it "
+            f"with `git cat-file -t {tip.decode()[:12]}` and drop it with "
+            f"`git update-ref -d refs/heads/{BRANCH_PREFIX}{run_id}`"
+        ) from None
     if tip in merged:
         own = _pass_commits(store, tip, run_id)
         # Merged, and maybe rolled back since: the audit trail knows.
@@ -104,13 +123,26 @@ def read_run_json(store: Store, run_id: str, tip: CommitId) -> dict[str, Any]:
             f"{branch} holds no {path}: a pass ends its branch with that report; look at what "
             f"it holds with `git log --stat {store.default_branch()}..{branch}`"
         )
+    if len(data) > MAX_RUN_JSON_BYTES:
+        raise CuratorError(
+            f"{path} on {branch} is {len(data) >> 20} MB, over the {MAX_RUN_JSON_BYTES >> 20} MB "
+            f"a pass writes; it was not written by a pass: look at it with "
+            f"`git show {branch}:{path}`, or drop the branch (`git branch -D {branch}`)"
+        )
     try:
         doc = json.loads(data)
     except JSON_READ_ERRORS as exc:
         raise CuratorError(
             f"{path} on {branch} is not JSON ({exc}); it was edited or damaged"
         ) from None
-    schemas.check(doc, "run-report", f"{path} on {branch}")
+    found = schemas.problems(doc, "run-report")
+    if found:
+        more = f"; and {len(found) - PROBLEMS_SHOWN} more" if len(found) > PROBLEMS_SHOWN else ""
+        raise SchemaError(
+            f"{path} on {branch} does not match the run-report schema: "
+            + "; ".join(found[:PROBLEMS_SHOWN])
+            + more
+        )
     if doc["run_id"] != run_id:
         raise CuratorError(
             f"{path} on {branch} is the report of run {doc['run_id']!r}, not {run_id}; "

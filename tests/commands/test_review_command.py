@@ -395,3 +395,44 @@ def test_a_broken_skill_md_at_the_base_still_counts_in_the_catalogue(agent_repo:
     doc = json.loads(_review(agent_repo, "--json").out)
     before, after = doc["catalogue"]["before"], doc["catalogue"]["after"]
     assert before["skills"] == after["skills"] + 1  # pdf-extract archived; broken counted
+
+
+def test_a_run_json_too_big_for_a_pass_is_refused_at_once(agent_repo: Path) -> None:
+    doc = _run_json(agent_repo)
+    one = doc["transitions"][0]
+    doc["transitions"] = [one] * (17 * 1024 * 1024 // len(json.dumps(one)) + 1)
+    _pass_with(agent_repo, doc)
+    result = run_cli("review", "-C", str(agent_repo))
+    assert result.code == 1, result
+    assert "run.json on curator/20270101-000000 is 17 MB, over the 16 MB a pass writes" in (
+        result.err
+    )
+
+
+def test_a_report_breaking_the_schema_a_thousand_ways_is_named_briefly(agent_repo: Path) -> None:
+    doc = _run_json(agent_repo)
+    doc["transitions"] = [{"skill": f"s{i}"} for i in range(1000)]
+    _pass_with(agent_repo, doc)
+    result = run_cli("review", "-C", str(agent_repo))
+    assert result.code == 1, result
+    assert "does not match the run-report schema: at transitions.0:" in result.err
+    assert "and 2995 more" in result.err and len(result.err) < 2000
+
+
+@pytest.mark.parametrize("what", ["tree", "tag"])
+def test_a_curator_ref_that_is_no_commit_is_named_with_how_to_drop_it(
+    agent_repo: Path, what: str
+) -> None:
+    if what == "tag":
+        git("tag", "-a", "-m", "a tag", "v1", cwd=agent_repo)
+    target = git("rev-parse", "HEAD^{tree}" if what == "tree" else "v1", cwd=agent_repo).stdout
+    # git refuses to point a branch at anything but a commit; a fetch or a hand may not.
+    ref = agent_repo / ".git/refs/heads/curator/20270101-000000"
+    ref.parent.mkdir(parents=True, exist_ok=True)
+    ref.write_text(target)
+    result = run_cli("review", "-C", str(agent_repo))
+    assert result.code == 1, result
+    assert f"curator/20270101-000000 points at no commit ({target[:12]} is not a commit)" in (
+        result.err
+    )
+    assert "git update-ref -d refs/heads/curator/20270101-000000" in result.err
