@@ -48,10 +48,8 @@ def review(
         store = repo.store
         picked = pick_branch(store, run)
         catalogue = stored_catalogue(picked.doc) or branch_catalogue(store, repo.config, picked)
-        notes: tuple[str, ...] = ()
-        if picked.status == PENDING:
-            warning = branch_warning(store, picked.branch)
-            notes = (warning_line(warning),) if warning else ()
+        warning = branch_warning(store, picked.branch) if picked.status == PENDING else None
+        notes = (warning_line(warning),) if warning else ()
         model = pass_review(
             picked.doc,
             branch=picked.branch,
@@ -59,6 +57,7 @@ def review(
             base=picked.base.decode() if picked.base is not None else None,
             tip=picked.tip.decode(),
             catalogue=catalogue,
+            merge_refusal=warning,
         )
         diffs = _diffs(store, repo.config, picked, model) if diff else []
     text = pull_request(model) if markdown else review_text(model)

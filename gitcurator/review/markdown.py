@@ -27,6 +27,9 @@ def pull_request(review: PassReview) -> str:
         f"branch `{review.branch}` (base `{_short(review.base)}`).",
         "",
     ]
+    if review.merge_refusal:
+        # The description is read on a forge, far from the warning on the terminal.
+        lines += [f"> **Warning:** {_text(review.merge_refusal)}", ""]
     lines += ["| state | before | after |", "|---|---:|---:|"]
     lines += [f"| {_text(s)} | {b} | {a} |" for s, b, a in summary_counts(review)]
     lines += [f"| **live** | **{review.live_before}** | **{review.live_after}** |", ""]

@@ -90,6 +90,7 @@ class PassReview:
     left_alone: int
     catalogue_before: CatalogueCost | None
     catalogue_after: CatalogueCost | None
+    merge_refusal: str | None = None  # why `merge` would refuse the branch as it stands
 
     @property
     def live_before(self) -> int:
@@ -129,6 +130,7 @@ class PassReview:
             "refused": [{"what": w, "reason": r} for w, r in self.refused],
             "left_alone": self.left_alone,
             "catalogue": catalogue,
+            "merge_refusal": self.merge_refusal,
         }
 
 

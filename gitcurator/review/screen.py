@@ -89,6 +89,12 @@ def next_steps(review: PassReview) -> list[str]:
         return ["it was rolled back: `gitcurator log` says when"]
     if review.status != "pending review":
         return [f"undo it with `gitcurator rollback {review.run_id}`"]
+    if review.merge_refusal:
+        return [
+            f"diffs: `gitcurator review {review.run_id} --diff`",
+            "`gitcurator merge` refuses this branch (the warning says why): no pass wrote it all",
+            f"drop: `git branch -D {review.branch}`",
+        ]
     return [
         f"diffs: `gitcurator review {review.run_id} --diff`",
         f"accept: `gitcurator merge {review.run_id}` (undo later with "

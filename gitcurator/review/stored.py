@@ -35,6 +35,7 @@ def pass_review(
     base: str | None,
     tip: str,
     catalogue: tuple[CatalogueCost, CatalogueCost] | None,
+    merge_refusal: str | None = None,
 ) -> PassReview:
     """The review of the pass whose run.json (schema-checked) is `doc`."""
     transitions = [t for t in doc["transitions"] if isinstance(t, dict)]
@@ -61,6 +62,7 @@ def pass_review(
         left_alone=len(_dicts(doc.get("skipped"))),
         catalogue_before=catalogue[0] if catalogue else None,
         catalogue_after=catalogue[1] if catalogue else None,
+        merge_refusal=merge_refusal,
     )
 
 

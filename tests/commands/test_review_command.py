@@ -436,3 +436,22 @@ def test_a_curator_ref_that_is_no_commit_is_named_with_how_to_drop_it(
         result.err
     )
     assert "git update-ref -d refs/heads/curator/20270101-000000" in result.err
+
+
+def test_merge_s_refusal_is_in_the_description_and_the_json_not_only_on_stderr(
+    agent_repo: Path,
+) -> None:
+    _pass_with(agent_repo, _run_json(agent_repo))
+    # `_pass_with` adds a commit no pass writes: merge refuses the branch.
+    said = "curator/20270101-000000 would be refused by `gitcurator merge`: commit "
+    described = run_cli("review", "--markdown", "-C", str(agent_repo))
+    assert described.code == 0, described
+    assert "\n> **Warning:** " + said.replace("`gitcurator merge`", "\\`gitcurator merge\\`") in (
+        described.out
+    )
+    doc = json.loads(_review(agent_repo, "--json").out)
+    assert doc["merge_refusal"].startswith(said)
+    screen = _review(agent_repo).out
+    assert "accept:" not in screen and "`gitcurator merge` refuses this branch" in screen
+    demo_doc = json.loads(_review(agent_repo, "--json").out)
+    assert set(demo_doc) >= {"run_id", "status", "counts", "catalogue", "merge_refusal"}
