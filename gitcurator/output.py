@@ -55,8 +55,10 @@ def emit(result: Result, *, as_json: bool = False) -> int:
 
 
 def colour_wanted() -> bool:
-    """Whether stdout takes colour: a terminal, and no NO_COLOR (https://no-color.org)."""
-    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    """Whether stdout takes colour: a terminal that is not dumb (git asks the same of TERM:
+    unset or `dumb` takes none), and no NO_COLOR (https://no-color.org: set and not empty)."""
+    term = os.environ.get("TERM", "dumb")
+    return sys.stdout.isatty() and term != "dumb" and not os.environ.get("NO_COLOR")
 
 
 def emit_paged(result: Result, *, pager: bool = True) -> int:

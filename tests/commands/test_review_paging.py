@@ -59,6 +59,23 @@ def test_no_color_turns_colour_off_on_a_terminal(demo: Path) -> None:
     assert "+# Curator pass 20261101-120000" in shown
 
 
+@pytest.mark.parametrize("term", ["dumb", None])
+def test_a_dumb_or_unknown_terminal_gets_no_colour_as_from_git(
+    demo: Path, term: str | None
+) -> None:
+    code, shown = run_on_terminal(
+        ["review", "--diff", "--no-pager"], demo, {"TERM": term, "NO_COLOR": None}
+    )
+    assert code == 0, shown
+    assert "\x1b[" not in shown and "+# Curator pass 20261101-120000" in shown
+
+
+def test_an_empty_no_color_is_not_set_as_no_color_org_says(demo: Path) -> None:
+    code, shown = run_on_terminal(["review", "--diff", "--no-pager"], demo, {"NO_COLOR": ""})
+    assert code == 0, shown
+    assert GREEN in shown
+
+
 def test_a_pager_that_cannot_start_still_shows_the_diff(demo: Path) -> None:
     code, shown = run_on_terminal(
         ["review", "--diff"], demo, {"GIT_PAGER": "/no/such/pager", "NO_COLOR": "1"}
@@ -97,3 +114,14 @@ def test_a_pager_quit_before_the_end_is_no_error(demo: Path) -> None:
     # A pager that closes its input at once (the write meets a closed pipe, or not: a race).
     code, shown = run_on_terminal(["review", "--diff"], demo, {"GIT_PAGER": "exec 0<&-; sleep 1"})
     assert code == 0 and "Traceback" not in shown, shown
+
+
+def test_a_pager_with_arguments_and_a_quoted_path_runs_as_the_shell_reads_it(
+    demo: Path, tmp_path: Path
+) -> None:
+    pager = tmp_path / "my pager"
+    pager.write_text('#!/bin/sh\necho "MINE $1"; cat\n')
+    pager.chmod(0o755)
+    code, shown = run_on_terminal(["review", "--diff"], demo, {"GIT_PAGER": f'"{pager}" -R'})
+    assert code == 0, shown
+    assert shown.startswith("MINE -R\n") and "rename from coding/git-lfs-migrate" in shown

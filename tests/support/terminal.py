@@ -15,7 +15,8 @@ def run_on_terminal(
 ) -> tuple[int, str]:
     """`gitcurator ARGS` on a pty with `env` changed (None removes a variable): its exit code
     and everything the terminal showed."""
-    environ = dict(os.environ)
+    # A terminal that takes colour unless a test says otherwise (CI may set no TERM).
+    environ = {**os.environ, "TERM": "xterm-256color"}
     for key, value in (env or {}).items():
         if value is None:
             environ.pop(key, None)
