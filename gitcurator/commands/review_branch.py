@@ -11,6 +11,7 @@ from typing import Any
 from gitcurator import schemas
 from gitcurator.audit import trailers
 from gitcurator.audit.passes import BRANCH_PREFIX, read_trail, run_order
+from gitcurator.commands.pass_branches import curator_tips, newest_run
 from gitcurator.config import CONFIG_FILE, Config
 from gitcurator.errors import (
     JSON_READ_ERRORS,
@@ -25,7 +26,6 @@ from gitcurator.review.diff_text import FileChange
 from gitcurator.skills.document import SkillParseError, find_skills, parse_skill_md
 from gitcurator.skills.identity import identity
 from gitcurator.store import ObjectID, Store, graph
-from gitcurator.store.branches import branch_names
 from gitcurator.store.commits import CommitId, CommitInfo, commit_tree_of, read_commit
 from gitcurator.store.diff import diff_trees
 from gitcurator.store.objects import GITLINK_MODE
@@ -56,28 +56,25 @@ class ReviewedBranch:
 
 
 def pick_branch(store: Store, run: str | None) -> ReviewedBranch:
-    """The pass named `run` (a run id or its curator/ branch), else the newest pending one."""
+    """The pass named `run` (a run id or its curator/ branch), else the newest pending one:
+    the one `merge` would merge (both pick with commands/pass_branches)."""
     target = store.default_branch()
     target_tip = store.branch_tip(target)
     merged = graph.ancestors(store, [target_tip]) if target_tip is not None else set()
-    tips = {}
-    for name in branch_names(store, BRANCH_PREFIX):
-        tip = store.branch_tip(name)
-        if tip is not None:
-            tips[name.removeprefix(BRANCH_PREFIX)] = tip
-    pending = [r for r, tip in tips.items() if tip not in merged]
+    tips = curator_tips(store)
+    newest = newest_run(r for r, tip in tips.items() if tip not in merged)
     if not tips and not (store.root / CONFIG_FILE).is_file():
         raise NotARepository(
             f"{store.root} is not a skills repository (no {CONFIG_FILE}, no curator branches), "
             f"so it has no pass to review; `gitcurator init {store.root}` makes it one"
         )
     if run is None:
-        if not pending:
+        if newest is None:
             raise CuratorError(
                 "no curator pass is waiting for review; run `gitcurator run` for one "
                 "(`gitcurator log` lists the passes already merged)"
             )
-        run_id = max(pending, key=run_order)
+        run_id = newest
     else:
         run_id = run.removeprefix(BRANCH_PREFIX)
         if run_id not in tips:

@@ -455,3 +455,34 @@ def test_merge_s_refusal_is_in_the_description_and_the_json_not_only_on_stderr(
     assert "accept:" not in screen and "`gitcurator merge` refuses this branch" in screen
     demo_doc = json.loads(_review(agent_repo, "--json").out)
     assert set(demo_doc) >= {"run_id", "status", "counts", "catalogue", "merge_refusal"}
+
+
+def test_of_several_pending_passes_review_shows_the_one_merge_merges(agent_repo: Path) -> None:
+    newest = "20270101-000000-2"  # a collision suffix counts after the time
+    for run_id in ("20270101-000000", newest, "20261231-235959"):
+        make_pass(agent_repo, run_id, folders=())
+    reviewed = run_cli("review", "--json", "-C", str(agent_repo))
+    # support.passes writes a short run.json: review names it as the report it reads.
+    assert f"run.json on curator/{newest} does not match" in reviewed.err, reviewed
+    merged = run_cli("merge", "-C", str(agent_repo))
+    assert merged.code == 0, merged
+    assert f"merged curator/{newest} into main" in merged.out
+
+
+def test_a_report_lying_about_its_umbrella_is_shown_never_an_internal_error(
+    umbrella_pass: tuple[Path, dict[str, Any]],
+) -> None:
+    root, ran = umbrella_pass
+    branch, path = f"curator/{ran['run_id']}", f".curator/runs/{ran['run_id']}/run.json"
+    doc = json.loads(git("show", f"{branch}:{path}", cwd=root).stdout)
+    lie = doc["consolidations"][0]
+    lie |= {"path": "../../etc", "absorbed": ["ghost", "../x", "a|b\n"], "retention": {"x": 9}}
+    git("checkout", "-q", branch, cwd=root)
+    (root / path).write_text(json.dumps(doc))
+    git("commit", "-qam", f"lie\n\nCurator-Run: {ran['run_id']}", cwd=root)
+    git("checkout", "-q", "main", cwd=root)
+    for args in ((), ("--diff",), ("--markdown",), ("--json",)):
+        result = run_cli("review", *args, "-C", str(root))
+        assert result.code == 0, (args, result)
+        assert "would be refused by `gitcurator merge`" in result.err
+    assert "absorbs: ghost, ../x, a|b\\x0a" in run_cli("review", "-C", str(root)).out
