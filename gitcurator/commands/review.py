@@ -8,6 +8,7 @@ from pathlib import Path
 from gitcurator.audit import trailers
 from gitcurator.commands.review_branch import (
     PENDING,
+    DiffBudget,
     ReviewedBranch,
     branch_catalogue,
     commit_changes,
@@ -74,11 +75,12 @@ def _diffs(store: Store, config: Config, picked: ReviewedBranch, model: PassRevi
     it changed."""
     base = picked.base
     at_base = skill_files_at(store, config, base) if base is not None else {}
+    budget = DiffBudget()
 
     def base_text(name: str) -> tuple[str, str] | None:
         path = at_base.get(name)
         data = file_at(store, base, path) if base is not None and path else None
-        if not path or data is None:
+        if not path or data is None or not budget.take(data.decode("utf-8", "replace")):
             return None
         try:
             return path, parse_skill_md(data).body.lstrip("\n")
@@ -89,7 +91,7 @@ def _diffs(store: Store, config: Config, picked: ReviewedBranch, model: PassRevi
     lines: list[Line] = []
     for c in picked.commits:
         lines += commit_title(c.id.decode(), c.message.strip().split("\n", 1)[0])
-        changes = commit_changes(store, c)
+        changes = commit_changes(store, c, budget)
         named = trailers.trailers(c.message).get(trailers.UMBRELLA, [])
         umbrella = umbrellas.get(named[0]) if len(named) == 1 else None
         if umbrella is not None:
@@ -102,7 +104,12 @@ def _diffs(store: Store, config: Config, picked: ReviewedBranch, model: PassRevi
                 None,
             )
             if md is not None:
-                names = ([umbrella.name] if umbrella.existing else []) + umbrella.absorbed
+                # Each once: a crafted report may name one skill a thousand times.
+                names = list(
+                    dict.fromkeys(
+                        ([umbrella.name] if umbrella.existing else []) + umbrella.absorbed
+                    )
+                )
                 sources = [found for found in map(base_text, names) if found is not None]
                 now = text_of(file_at(store, c.id, md)) or ""
                 lines += [*umbrella_diff(md, now, sources), ("context", "")]

@@ -40,6 +40,23 @@ MAX_DIFF_BYTES = 1 << 20
 MAX_RUN_JSON_BYTES = 16 << 20
 # Schema problems named in the error (a crafted report may have thousands).
 PROBLEMS_SHOWN = 5
+# All the text one `review --diff` reads: one 1 MB blob at 10,000 paths is a small push.
+MAX_DIFFS_BYTES = 32 << 20
+
+
+@dataclass(slots=True)
+class DiffBudget:
+    """How much more file text `review --diff` reads before it names files instead."""
+
+    left: int = MAX_DIFFS_BYTES
+
+    def take(self, text: str) -> bool:
+        """Whether `text` still fits; it is counted when it does."""
+        if len(text) > self.left:
+            self.left = 0
+            return False
+        self.left -= len(text)
+        return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,8 +201,9 @@ def skill_files_at(store: Store, config: Config, commit: CommitId) -> dict[str, 
     return {identity(loc): loc.skill_md for loc in found if not loc.archived}
 
 
-def commit_changes(store: Store, c: CommitInfo) -> list[FileChange]:
-    """The files commit `c` changed, a moved file paired with its new path as git shows it."""
+def commit_changes(store: Store, c: CommitInfo, budget: DiffBudget) -> list[FileChange]:
+    """The files commit `c` changed, a moved file paired with its new path as git shows it;
+    their text read while `budget` lasts."""
     parent_tree = commit_tree_of(store, c.parents[0]) if c.parents else None
     files = diff_trees(store, parent_tree, c.tree).files
     removed = {p: old for p, (old, new) in files.items() if new is None and old is not None}
@@ -198,11 +216,13 @@ def commit_changes(store: Store, c: CommitInfo) -> list[FileChange]:
             changes.append(FileChange(source, path, None, None, renamed_whole=True))
     for path, (old, new) in sorted(files.items()):
         if old is not None and new is not None:
-            changes.append(_text_change(store, path, path, old, new))
-    changes += [_text_change(store, p, None, e, None) for p, e in sorted(removed.items())]
+            changes.append(_text_change(store, path, path, old, new, budget))
+    changes += [_text_change(store, p, None, e, None, budget) for p, e in sorted(removed.items())]
     taken = {c.new_path for c in changes}
     changes += [
-        _text_change(store, None, p, None, e) for p, e in sorted(added.items()) if p not in taken
+        _text_change(store, None, p, None, e, budget)
+        for p, e in sorted(added.items())
+        if p not in taken
     ]
     return changes
 
@@ -223,24 +243,42 @@ def _text_change(
     new_path: str | None,
     old: tuple[ObjectID, int] | None,
     new: tuple[ObjectID, int] | None,
+    budget: DiffBudget,
 ) -> FileChange:
-    old_text, new_text = _stored_text(store, old), _stored_text(store, new)
-    binary = (old is not None and old_text is None) or (new is not None and new_text is None)
-    return FileChange(old_path, new_path, old_text, new_text, binary)
+    (old_text, old_why), (new_text, new_why) = (
+        _stored_text(store, old, budget),
+        _stored_text(store, new, budget),
+    )
+    why = old_why or new_why
+    binary = why == "binary"
+    omitted = "" if binary else why
+    return FileChange(old_path, new_path, old_text, new_text, binary, omitted=omitted)
 
 
-def _stored_text(store: Store, entry: tuple[ObjectID, int] | None) -> str | None:
-    """A file's text as a diff shows it: a submodule as git names it, a missing object (a
-    fetch that did not bring it) or a binary file as None."""
+def _stored_text(
+    store: Store, entry: tuple[ObjectID, int] | None, budget: DiffBudget
+) -> tuple[str | None, str]:
+    """A file's text as a diff shows it (a submodule as git names it), or None and why not:
+    `binary`, or why it is not shown (too long, its object missing, the budget spent)."""
     if entry is None:
-        return None
+        return None, ""
     sha, mode = entry
     if mode == GITLINK_MODE:
-        return f"Subproject commit {sha.decode()}\n"
+        return f"Subproject commit {sha.decode()}\n", ""
+    if not budget.left:
+        return None, f"the diffs shown reached {MAX_DIFFS_BYTES >> 20} MB; `git log -p` has all"
     try:
-        return text_of(store.read_blob(sha))
-    except KeyError:
-        return None
+        data = store.read_blob(sha)
+    except KeyError:  # a fetch that did not bring it
+        return None, f"its object {sha.decode()[:12]} is not in this repository"
+    if len(data) > MAX_DIFF_BYTES:
+        return None, f"over {MAX_DIFF_BYTES >> 20} MB"
+    text = text_of(data)
+    if text is None:
+        return None, "binary"
+    if not budget.take(text):
+        return None, f"the diffs shown reached {MAX_DIFFS_BYTES >> 20} MB; `git log -p` has all"
+    return text, ""
 
 
 def _moved_from(

@@ -36,6 +36,7 @@ class FileChange:
     new_text: str | None
     binary: bool = False
     renamed_whole: bool = False  # the same content at a new path (a move)
+    omitted: str = ""  # why its text is not shown (too long...), or empty
 
 
 def commit_title(commit: str, subject: str) -> list[Line]:
@@ -74,6 +75,11 @@ def file_diff(change: FileChange) -> list[Line]:
         lines.append(("meta", "deleted file"))
     if change.binary:
         return [*lines, ("context", f"Binary files a/{old} and b/{new} differ")]
+    if change.omitted:
+        return [
+            *lines,
+            ("context", f"Files a/{old} and b/{new} differ, not shown: {change.omitted}"),
+        ]
     lines += [
         ("meta", f"--- a/{old}" if change.old_path is not None else "--- /dev/null"),
         ("meta", f"+++ b/{new}" if change.new_path is not None else "+++ /dev/null"),

@@ -321,7 +321,7 @@ def test_binary_files_and_submodules_on_a_branch_are_named_not_read(agent_repo: 
     result = run_cli("review", "--diff", "-C", str(agent_repo))
     assert result.code == 0, result
     assert "Binary files a/devops/blob.bin and b/devops/blob.bin differ" in result.out
-    assert "Binary files a/devops/huge.md and b/devops/huge.md differ" in result.out
+    assert "Files a/devops/huge.md and b/devops/huge.md differ, not shown: over 1 MB" in result.out
     assert f"+Subproject commit {sha}" in result.out
     assert "would be refused by `gitcurator merge`" in result.err
 
@@ -486,3 +486,24 @@ def test_a_report_lying_about_its_umbrella_is_shown_never_an_internal_error(
         assert result.code == 0, (args, result)
         assert "would be refused by `gitcurator merge`" in result.err
     assert "absorbs: ghost, ../x, a|b\\x0a" in run_cli("review", "-C", str(root)).out
+
+
+def test_one_big_blob_at_many_paths_is_read_only_up_to_the_diffs_budget(
+    agent_repo: Path,
+) -> None:
+    _pass_with(agent_repo, _run_json(agent_repo))
+    git("checkout", "-q", "curator/20270101-000000", cwd=agent_repo)
+    (agent_repo / "big.md").write_text("a line of text\n" * 60_000)  # 900 kB
+    blob = git("hash-object", "-w", "big.md", cwd=agent_repo).stdout.strip()
+    (agent_repo / "big.md").unlink()
+    for i in range(60):  # 54 MB of diff from one 900 kB object
+        git("update-index", "--add", "--cacheinfo", f"100644,{blob},copies/{i}.md", cwd=agent_repo)
+    git("commit", "-qm", "copies\n\nCurator-Run: 20270101-000000", cwd=agent_repo)
+    git("checkout", "-q", "main", cwd=agent_repo)
+    result = run_cli("review", "--diff", "-C", str(agent_repo))
+    assert result.code == 0, result
+    assert len(result.out) < 40 << 20
+    assert (
+        "Files a/copies/59.md and b/copies/59.md differ, not shown: the diffs shown reached 32 MB"
+        in (result.out)
+    )

@@ -54,3 +54,8 @@ def test_a_newline_in_a_path_cannot_forge_a_line_of_the_diff() -> None:
     assert "\n+++ b/evil" not in text and "diff --git a/a\\x0a+++ b/evil" in text
     umbrella = paint(umbrella_diff("u\nv/SKILL.md", "x\n", [("s\nt/SKILL.md", "x\n")]), False)
     assert "umbrella u\\x0av/SKILL.md against what it absorbed: s\\x0at/SKILL.md" in umbrella
+
+
+def test_a_file_whose_text_is_not_read_says_why() -> None:
+    text = paint(file_diff(FileChange("r.md", "r.md", None, None, omitted="over 1 MB")), False)
+    assert text.endswith("Files a/r.md and b/r.md differ, not shown: over 1 MB")
