@@ -61,15 +61,17 @@ def colour_wanted() -> bool:
     return sys.stdout.isatty() and term != "dumb" and not os.environ.get("NO_COLOR")
 
 
-def emit_paged(result: Result, *, pager: bool = True) -> int:
+def emit_paged(result: Result, *, pager: bool = True, core_pager: str | None = None) -> int:
     """Show a result's text (already terminal-safe, colour codes kept) through the pager as
-    `git diff` does: $GIT_PAGER, else $PAGER, else `less -FRX`; none when stdout is not a
-    terminal, `pager` is False, or the pager is empty or `cat`."""
+    `git diff` does: $GIT_PAGER, else git's `core_pager` setting, else $PAGER, else `less -FRX`;
+    none when stdout is not a terminal, `pager` is False, or the pager is empty or `cat`."""
     for note in result.notes:
         warn(note)
     text = lines_of(result.text)
-    # As git: the first of the two that is set decides, and set but empty means no pager.
-    found = [os.environ[v] for v in ("GIT_PAGER", "PAGER") if v in os.environ]
+    # As git: the first one set decides, and set but empty means no pager.
+    found = [os.environ[v] for v in ("GIT_PAGER",) if v in os.environ]
+    found += [core_pager] if core_pager is not None else []
+    found += [os.environ[v] for v in ("PAGER",) if v in os.environ]
     command = (found[0] if found else "less -FRX").strip()
     if not (pager and sys.stdout.isatty()) or command in ("", "cat"):
         sys.stdout.write(text)

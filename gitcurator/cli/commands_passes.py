@@ -117,9 +117,10 @@ def review(
     demoted where, the refused plans, and what the skill catalogue costs every prompt before
     and after, all read from what the pass stored. --diff adds, per umbrella, its SKILL.md
     against the bodies of the skills it absorbed (as they were at the pass's base), and every
-    other change as git shows it, coloured on a terminal (not with NO_COLOR) and paged through
-    $GIT_PAGER, $PAGER or `less -FRX`. --markdown prints a pull-request description for the
-    branch `sync` pushed, to review it on any forge.
+    other change as git shows it, coloured on a terminal (not with NO_COLOR or TERM=dumb) and
+    paged through $GIT_PAGER, git's core.pager, $PAGER or `less -FRX`. --markdown prints a
+    pull-request description for the branch `sync` pushed, to review it on any forge (with the
+    refusal `merge` would give a branch holding what no pass writes).
 
     \b
     Examples:
@@ -127,6 +128,7 @@ def review(
       gitcurator review --diff             # with its diffs, paged
       gitcurator review 20261101-120000 --markdown > pr.md
     """
+    from gitcurator.commands.review import core_pager
     from gitcurator.commands.review import review as run
     from gitcurator.output import colour_wanted, emit_paged
 
@@ -135,7 +137,7 @@ def review(
     colour = show_diff and not as_json and colour_wanted()
     result = run(start, run_id, diff=show_diff, markdown=markdown, colour=colour)
     if show_diff and not as_json:
-        return emit_paged(result, pager=not no_pager)
+        return emit_paged(result, pager=not no_pager, core_pager=core_pager(start))
     return emit(result, as_json=as_json)
 
 

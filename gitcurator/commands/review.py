@@ -69,6 +69,13 @@ def review(
     return Result(text=text, doc=doc, notes=notes)
 
 
+def core_pager(start: Path) -> str | None:
+    """git's `core.pager` setting for the repository holding `start` (the repository's, the
+    user's or the system's), which git reads between $GIT_PAGER and $PAGER."""
+    with open_repo(start) as repo:
+        return repo.store.config_value("core", "pager")
+
+
 def _diffs(store: Store, config: Config, picked: ReviewedBranch, model: PassReview) -> list[Line]:
     """Each commit of the pass in turn: an umbrella's SKILL.md against the bodies of what it
     absorbed (and its own, merged into an existing skill) at the base, then every other file

@@ -125,3 +125,19 @@ def test_a_pager_with_arguments_and_a_quoted_path_runs_as_the_shell_reads_it(
     code, shown = run_on_terminal(["review", "--diff"], demo, {"GIT_PAGER": f'"{pager}" -R'})
     assert code == 0, shown
     assert shown.startswith("MINE -R\n") and "rename from coding/git-lfs-migrate" in shown
+
+
+def test_git_s_core_pager_comes_between_git_pager_and_pager(demo: Path) -> None:
+    subprocess.run(["git", "config", "core.pager", "echo BY-CORE-PAGER; cat"], cwd=demo, check=True)
+    try:
+        code, shown = run_on_terminal(
+            ["review", "--diff"], demo, {"PAGER": PAGER, "GIT_PAGER": None}
+        )
+        assert code == 0, shown
+        assert shown.startswith("BY-CORE-PAGER\n")
+        code, shown = run_on_terminal(
+            ["review", "--diff"], demo, {"PAGER": PAGER, "GIT_PAGER": "echo BY-GIT-PAGER; cat"}
+        )
+        assert shown.startswith("BY-GIT-PAGER\n")
+    finally:
+        subprocess.run(["git", "config", "--unset", "core.pager"], cwd=demo, check=True)
