@@ -186,8 +186,9 @@ def catalogue_at(store: Store, config: Config, commit: CommitId) -> CatalogueCos
         name, description = identity(loc), ""
         try:
             doc = parse_skill_md(store.read_blob(entries[loc.skill_md][0]))
-        except SkillParseError:
-            pass  # a broken SKILL.md still costs its line with its folder's name
+        except (SkillParseError, KeyError):
+            # A broken SKILL.md, or one a fetch did not bring, still costs its line.
+            pass
         else:
             name, description = doc.name or name, doc.description or ""
         lines.append((name, description))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -507,3 +508,31 @@ def test_one_big_blob_at_many_paths_is_read_only_up_to_the_diffs_budget(
         "Files a/copies/59.md and b/copies/59.md differ, not shown: the diffs shown reached 32 MB"
         in (result.out)
     )
+
+
+def test_a_skill_whose_object_a_fetch_did_not_bring_is_named_never_an_internal_error(
+    agent_repo: Path,
+) -> None:
+    tip = _pass_with(agent_repo, _run_json(agent_repo))
+    missing = "1234567890" * 4
+
+    def mktree(listing: str) -> str:
+        made = subprocess.run(
+            ["git", "mktree", "--missing"],
+            input=listing,
+            cwd=agent_repo,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return made.stdout.strip()
+
+    folder = mktree(f"100644 blob {missing}\tSKILL.md\n")
+    root = mktree(git("ls-tree", tip, cwd=agent_repo).stdout + f"040000 tree {folder}\tghost\n")
+    message = "ghost\n\nCurator-Run: 20270101-000000"
+    ghost = git("commit-tree", root, "-p", tip, "-m", message, cwd=agent_repo).stdout.strip()
+    git("update-ref", "refs/heads/curator/20270101-000000", ghost, cwd=agent_repo)
+    for args in ((), ("--json",), ("--markdown",)):
+        assert run_cli("review", *args, "-C", str(agent_repo)).code == 0, args
+    diff = _review(agent_repo, "--diff").out
+    assert f"differ, not shown: its object {missing[:12]} is not in this repository" in diff
