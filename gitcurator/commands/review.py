@@ -32,6 +32,7 @@ from gitcurator.skills.document import (
     parse_skill_md,
 )
 from gitcurator.store import Store
+from gitcurator.store.commits import CommitId
 from gitcurator.store.trees import file_at
 
 
@@ -49,7 +50,7 @@ def review(
         store = repo.store
         picked = pick_branch(store, run)
         catalogue = stored_catalogue(picked.doc) or branch_catalogue(store, repo.config, picked)
-        warning = branch_warning(store, picked.branch) if picked.status == PENDING else None
+        warning = _merge_refusal(store, picked) if picked.status == PENDING else None
         notes = (warning_line(warning),) if warning else ()
         model = pass_review(
             picked.doc,
@@ -86,7 +87,7 @@ def _diffs(store: Store, config: Config, picked: ReviewedBranch, model: PassRevi
 
     def base_text(name: str) -> tuple[str, str] | None:
         path = at_base.get(name)
-        data = file_at(store, base, path) if base is not None and path else None
+        data = _file(store, base, path) if base is not None and path else None
         if not path or data is None or not budget.take(data.decode("utf-8", "replace")):
             return None
         try:
@@ -106,7 +107,7 @@ def _diffs(store: Store, config: Config, picked: ReviewedBranch, model: PassRevi
                 (
                     f"{umbrella.path}/{f}"
                     for f in (SKILL_FILE, SKILL_FILE_LOWER)
-                    if file_at(store, c.id, f"{umbrella.path}/{f}") is not None
+                    if _file(store, c.id, f"{umbrella.path}/{f}") is not None
                 ),
                 None,
             )
@@ -118,10 +119,31 @@ def _diffs(store: Store, config: Config, picked: ReviewedBranch, model: PassRevi
                     )
                 )
                 sources = [found for found in map(base_text, names) if found is not None]
-                now = text_of(file_at(store, c.id, md)) or ""
+                now = text_of(_file(store, c.id, md)) or ""
                 lines += [*umbrella_diff(md, now, sources), ("context", "")]
                 changes = [ch for ch in changes if ch.new_path != md]
         for change in changes:
             lines += file_diff(change)
         lines.append(("context", ""))
     return lines
+
+
+def _file(store: Store, commit: CommitId, path: str) -> bytes | None:
+    """A file of `commit`, or None when absent or when a fetch did not bring its object."""
+    try:
+        return file_at(store, commit, path)
+    except KeyError:
+        return None
+
+
+def _merge_refusal(store: Store, picked: ReviewedBranch) -> str | None:
+    """Why `merge` would refuse the branch, or None; an object missing from the repository
+    (a fetch that did not bring it) is said, not an internal error."""
+    try:
+        return branch_warning(store, picked.branch)
+    except KeyError as exc:
+        missing = exc.args[0].decode() if exc.args and isinstance(exc.args[0], bytes) else "?"
+        return (
+            f"{picked.branch} could not be checked as `gitcurator merge` checks it: object "
+            f"{missing[:12]} is not in this repository (fetch it again: `gitcurator sync`)"
+        )

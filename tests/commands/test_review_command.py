@@ -536,3 +536,18 @@ def test_a_skill_whose_object_a_fetch_did_not_bring_is_named_never_an_internal_e
         assert run_cli("review", *args, "-C", str(agent_repo)).code == 0, args
     diff = _review(agent_repo, "--diff").out
     assert f"differ, not shown: its object {missing[:12]} is not in this repository" in diff
+
+
+def test_an_absorbed_skill_whose_object_is_gone_is_left_out_of_the_umbrella_diff(
+    umbrella_pass: tuple[Path, dict[str, Any]],
+) -> None:
+    root, _ = umbrella_pass
+    blob = git("rev-parse", "main:media/ffmpeg-convert-audio/SKILL.md", cwd=root).stdout.strip()
+    (root / ".git/objects" / blob[:2] / blob[2:]).unlink()  # loose, as the pass wrote it
+    result = run_cli("review", "--diff", "-C", str(root))
+    assert result.code == 0, result
+    assert f"could not be checked as `gitcurator merge` checks it: object {blob[:12]}" in (
+        result.err
+    )
+    # The umbrella is diffed against what is left of what it absorbed.
+    assert "against what it absorbed: media/ffmpeg-convert-video/SKILL.md\n" in result.out
