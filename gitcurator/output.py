@@ -77,26 +77,38 @@ def emit_paged(result: Result, *, pager: bool = True, core_pager: str | None = N
         sys.stdout.write(text)
         sys.stdout.flush()
         return result.code
-    import subprocess  # here, not at the top: `record`'s hot path imports this module
-
     sys.stdout.flush()
-    env = {"LESS": "FRX", "LV": "-c", **os.environ}  # git's defaults, unless the user's own
-    try:
-        with subprocess.Popen(command, shell=True, stdin=subprocess.PIPE, env=env) as shown:
-            assert shown.stdin is not None
-            try:
-                shown.stdin.write(text.encode("utf-8", "surrogateescape"))
-                shown.stdin.close()
-            except BrokenPipeError:
-                pass  # the person quit the pager before the end: as git, not an error
-            # 126, 127: the shell found no pager to run; show the text rather than nothing.
-            missing = shown.wait() in (126, 127)
-    except OSError:
-        missing = True
-    if missing:
+    if not _page(command, text):
         sys.stdout.write(text)
         sys.stdout.flush()
     return result.code
+
+
+def _page(command: str, text: str) -> bool:
+    """Run the pager `command` on `text` until the person quits it; False when it could not
+    start (then the text is shown without it)."""
+    import signal
+    import subprocess  # here, not at the top: `record`'s hot path imports this module
+
+    env = {"LESS": "FRX", "LV": "-c", **os.environ}  # git's defaults, unless the user's own
+    try:
+        with subprocess.Popen(command, shell=True, stdin=subprocess.PIPE, env=env) as shown:
+            # As git: Ctrl-C belongs to the pager (less stops a search with it) and this process
+            # waits for the pager; leaving first would hand the terminal to two programs.
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                assert shown.stdin is not None
+                try:
+                    shown.stdin.write(text.encode("utf-8", "surrogateescape"))
+                    shown.stdin.close()
+                except BrokenPipeError:
+                    pass  # the person quit the pager before the end: as git, not an error
+                # 126, 127: the shell found no pager to run.
+                return shown.wait() not in (126, 127)
+            finally:
+                signal.signal(signal.SIGINT, previous)
+    except OSError:
+        return False
 
 
 def warn(line: str) -> None:

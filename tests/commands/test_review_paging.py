@@ -141,3 +141,13 @@ def test_git_s_core_pager_comes_between_git_pager_and_pager(demo: Path) -> None:
         assert shown.startswith("BY-GIT-PAGER\n")
     finally:
         subprocess.run(["git", "config", "--unset", "core.pager"], cwd=demo, check=True)
+
+
+def test_ctrl_c_while_the_pager_runs_is_the_pager_s_as_in_git(demo: Path) -> None:
+    # The pager is still reading when Ctrl-C comes: review waits for it, and is no error.
+    pager = "sleep 2; echo PAGER-DONE; cat"
+    code, shown = run_on_terminal(
+        ["review", "--diff"], demo, {"GIT_PAGER": pager}, interrupt_after=1
+    )
+    assert code == 0, shown
+    assert "PAGER-DONE" in shown and "rename from coding/git-lfs-migrate" in shown

@@ -4,17 +4,23 @@ from __future__ import annotations
 
 import os
 import pty
+import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 
 
 def run_on_terminal(
-    args: list[str], cwd: Path, env: Mapping[str, str | None] | None = None, timeout: float = 120
+    args: list[str],
+    cwd: Path,
+    env: Mapping[str, str | None] | None = None,
+    timeout: float = 120,
+    interrupt_after: float | None = None,
 ) -> tuple[int, str]:
     """`gitcurator ARGS` on a pty with `env` changed (None removes a variable): its exit code
-    and everything the terminal showed."""
+    and everything the terminal showed; sent SIGINT (Ctrl-C) after `interrupt_after` seconds."""
     # A terminal that takes colour unless a test says otherwise (CI may set no TERM).
     environ = {**os.environ, "TERM": "xterm-256color"}
     for key, value in (env or {}).items():
@@ -32,6 +38,9 @@ def run_on_terminal(
         env=environ,
     ) as proc:
         os.close(follower)
+        if interrupt_after is not None:
+            timer = threading.Timer(interrupt_after, proc.send_signal, [signal.SIGINT])
+            timer.start()
         seen = b""
         while True:  # read as it comes: a full pty would block the process
             try:
