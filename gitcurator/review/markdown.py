@@ -31,7 +31,11 @@ def pull_request(review: PassReview) -> str:
         # The description is read on a forge, far from the warning on the terminal.
         lines += [f"> **Warning:** {_text(review.merge_refusal)}", ""]
     lines += ["| state | before | after |", "|---|---:|---:|"]
-    lines += [f"| {_text(s)} | {b} | {a} |" for s, b, a in summary_counts(review)]
+    counts = summary_counts(review)
+    # A lifecycle has a handful of states; a crafted report may name thousands.
+    lines += [f"| {_text(s)} | {b} | {a} |" for s, b, a in counts[:NAMES]]
+    if len(counts) > NAMES:
+        lines.append(f"| and {len(counts) - NAMES} more states | | |")
     lines += [f"| **live** | **{review.live_before}** | **{review.live_after}** |", ""]
     lines.append(
         "**Catalogue** (what every prompt pays for the skill list): "

@@ -55,7 +55,9 @@ def review_text(review: PassReview) -> str:
         "",
         f"  {'state':<10}{'before':>8}{'after':>8}",
     ]
-    lines += [f"  {flat(s):<10}{b:>8}{a:>8}" for s, b, a in summary_counts(review)]
+    counts = summary_counts(review)
+    lines += [f"  {flat(s):<10}{b:>8}{a:>8}" for s, b, a in counts[:SHOWN]]
+    lines += _more(len(counts))
     lines.append(f"  {'live':<10}{review.live_before:>8}{review.live_after:>8}")
     lines += ["", "catalogue: " + catalogue_change(review.catalogue_before, review.catalogue_after)]
     lines += _moves("archived", review.archived, archived=True)
@@ -120,7 +122,7 @@ def _moves(title: str, moved: tuple[Moved, ...], *, archived: bool = False) -> l
 def _more(count: int) -> list[str]:
     if count <= SHOWN:
         return []
-    return [f"  and {count - SHOWN} more (--json and --markdown list them all)"]
+    return [f"  and {count - SHOWN} more (--json lists them all)"]
 
 
 def _short(commit: str | None) -> str:

@@ -72,3 +72,11 @@ def test_long_stored_text_and_long_lists_are_cut_everywhere() -> None:
     assert "- w99: because" in text and "- w100:" not in text
     assert "…and 5 more" in text and "…and 3 more" in text
     assert "r" * 5000 not in text and "r…" in text
+
+
+def test_a_report_naming_thousands_of_states_shows_the_first_of_them_in_the_table() -> None:
+    text = pull_request(
+        make_review(counts_before={f"s{i:04}": 1 for i in range(5000)}, counts_after={})
+    )
+    assert "| s0019 | 1 | 0 |" in text and "| s0020 |" not in text
+    assert "| and 4980 more states | | |" in text and len(text) < 65_536

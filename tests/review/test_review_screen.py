@@ -14,7 +14,7 @@ def test_a_long_list_is_cut_and_says_where_the_rest_is() -> None:
     text = review_text(make_review(stale=many))
     assert f"stale ({SHOWN + 7})" in text
     assert f"  s{SHOWN - 1} (s{SHOWN - 1})" in text and f"  s{SHOWN} (s{SHOWN})" not in text
-    assert "and 7 more (--json and --markdown list them all)" in text
+    assert "and 7 more (--json lists them all)" in text
     # A reason that does not name the last activity gets it said.
     assert "    idle; last activity unknown" in text
 
@@ -58,3 +58,10 @@ def test_long_umbrella_and_refused_lists_and_long_text_are_cut() -> None:
     assert "and 2 more (--json" in text and "and 1 more (--json" in text
     assert f"s{SHOWN - 1} and 4 more" in text
     assert "r" * 5000 not in text and max(map(len, text.splitlines())) < 400
+
+
+def test_a_report_naming_thousands_of_states_shows_the_first_of_them() -> None:
+    states = {f"state{i:04}": 1 for i in range(5000)}
+    text = review_text(make_review(counts_before=states, counts_after={}))
+    assert "  state0019" in text and "  state0020" not in text
+    assert "and 4980 more (--json lists them all)" in text
