@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from gitcurator.lifecycle.catalogue_cost import CatalogueCost
 from gitcurator.lifecycle.rules import ACTIVE, ARCHIVED, STALE
@@ -93,8 +93,11 @@ def _umbrella(c: Mapping[str, Any], llm: object) -> UmbrellaReview:
     targets = _demote_targets(llm, str(c.get("cluster", "")), name)
 
     def kept(skill: str) -> float | None:
+        # A share, 0 to 1: NaN, infinity or a 400-digit number (JSON allows them) is no figure.
         value = retention.get(skill)
-        return float(value) if isinstance(value, int | float) else None
+        if isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 1:
+            return float(value)
+        return None
 
     folded = [Folded(str(s), kept(str(s))) for s in _list(c.get("absorbed"))]
     for skill in map(str, _list(c.get("demoted"))):
@@ -132,16 +135,21 @@ def _demote_targets(llm: object, cluster: str, umbrella: str) -> dict[str, str]:
 def _counts(value: object) -> dict[str, int]:
     if not isinstance(value, dict):
         return {}
-    return {str(k): v for k, v in sorted(value.items()) if isinstance(v, int)}
+    return {str(k): v for k, v in sorted(value.items()) if _count(v)}
 
 
 def _cost(value: object) -> CatalogueCost | None:
     if not isinstance(value, dict):
         return None
     skills, tokens, tokenizer = value.get("skills"), value.get("tokens"), value.get("tokenizer")
-    if isinstance(skills, int) and isinstance(tokens, int) and isinstance(tokenizer, str):
+    if _count(skills) and _count(tokens) and isinstance(tokenizer, str):
         return CatalogueCost(skills, tokens, tokenizer)
     return None
+
+
+def _count(value: object) -> TypeGuard[int]:
+    # A count a float can hold: a 400-digit one would stop a share from being computed.
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 1 << 53
 
 
 def _list(value: object) -> list[Any]:

@@ -3,6 +3,7 @@ document a person edited read without a crash."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -139,3 +140,22 @@ def test_shapes_a_person_broke_are_read_without_a_crash() -> None:
     assert umbrella.absorbed == [] and umbrella.folded[0].skill == "3"
     assert umbrella.folded[0].retention is None and review.refused == ()
     assert review.to_json()["left_alone"] == 0
+
+
+def test_numbers_json_allows_but_no_pass_writes_are_no_figures() -> None:
+    doc = _doc()
+    doc["consolidations"] = [
+        {
+            "umbrella": "u",
+            "absorbed": ["a", "b", "c"],
+            "reason": "r",
+            "retention": {"a": float("nan"), "b": float("inf"), "c": 10**400},
+        }
+    ]
+    review = _review(doc)
+    assert [f.retention for f in review.umbrellas[0].folded] == [None, None, None]
+    json.dumps(review.to_json(), allow_nan=False)  # --json stays JSON
+    huge = {"skills": 1, "tokens": 10**400, "tokenizer": "x"}
+    assert stored_catalogue({"catalogue": {"before": huge, "after": huge}}) is None
+    counts = _review(doc | {"counts": {"before": {"active": 10**400}, "after": {}}})
+    assert counts.counts_before == {}
