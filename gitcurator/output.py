@@ -10,6 +10,7 @@ not, stays clean).
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -51,6 +52,63 @@ def emit(result: Result, *, as_json: bool = False) -> int:
     elif result.text:
         _write(sys.stdout, result.text)
     return result.code
+
+
+def colour_wanted() -> bool:
+    """Whether stdout takes colour: a terminal that is not dumb (git asks the same of TERM:
+    unset or `dumb` takes none), and no NO_COLOR (https://no-color.org: set and not empty)."""
+    term = os.environ.get("TERM", "dumb")
+    return sys.stdout.isatty() and term != "dumb" and not os.environ.get("NO_COLOR")
+
+
+def emit_paged(result: Result, *, pager: bool = True, core_pager: str | None = None) -> int:
+    """Show a result's text (already terminal-safe, colour codes kept) through the pager as
+    `git diff` does: $GIT_PAGER, else git's `core_pager` setting, else $PAGER, else `less -FRX`;
+    none when stdout is not a terminal, `pager` is False, or the pager is empty or `cat`."""
+    for note in result.notes:
+        warn(note)
+    text = lines_of(result.text)
+    # As git: the first one set decides, and set but empty means no pager.
+    found = [os.environ[v] for v in ("GIT_PAGER",) if v in os.environ]
+    found += [core_pager] if core_pager is not None else []
+    found += [os.environ[v] for v in ("PAGER",) if v in os.environ]
+    command = (found[0] if found else "less -FRX").strip()
+    if not (pager and sys.stdout.isatty()) or command in ("", "cat"):
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return result.code
+    sys.stdout.flush()
+    if not _page(command, text):
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    return result.code
+
+
+def _page(command: str, text: str) -> bool:
+    """Run the pager `command` on `text` until the person quits it; False when it could not
+    start (then the text is shown without it)."""
+    import signal
+    import subprocess  # here, not at the top: `record`'s hot path imports this module
+
+    env = {"LESS": "FRX", "LV": "-c", **os.environ}  # git's defaults, unless the user's own
+    try:
+        with subprocess.Popen(command, shell=True, stdin=subprocess.PIPE, env=env) as shown:
+            # As git: Ctrl-C belongs to the pager (less stops a search with it) and this process
+            # waits for the pager; leaving first would hand the terminal to two programs.
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                assert shown.stdin is not None
+                try:
+                    shown.stdin.write(text.encode("utf-8", "surrogateescape"))
+                    shown.stdin.close()
+                except BrokenPipeError:
+                    pass  # the person quit the pager before the end: as git, not an error
+                # 126, 127: the shell found no pager to run.
+                return shown.wait() not in (126, 127)
+            finally:
+                signal.signal(signal.SIGINT, previous)
+    except OSError:
+        return False
 
 
 def warn(line: str) -> None:

@@ -111,6 +111,48 @@ def merge(start: Path, run_id: str | None, as_json: bool) -> int:
 
 
 @cli.command()
+@click.argument("run_id", metavar="[RUN]", required=False)
+@click.option("--diff", "show_diff", is_flag=True, help="Add the diffs, paged like git diff.")
+@click.option("--markdown", is_flag=True, help="Print a pull-request description instead.")
+@click.option("--no-pager", is_flag=True, help="With --diff: print straight to the terminal.")
+@json_option
+@repo_option
+def review(
+    start: Path, run_id: str | None, show_diff: bool, markdown: bool, no_pager: bool, as_json: bool
+) -> int:
+    """Show a curator pass before merging it, in one screen.
+
+    RUN is a run id (or its curator/RUN branch); default: the newest pass waiting for review.
+    Shows the counts by state before and after, each archived and stale skill with its reason
+    and last activity, each umbrella with what it absorbed (and how much of each it kept) or
+    demoted where, the refused plans, and what the skill catalogue costs every prompt before
+    and after, all read from what the pass stored. --diff adds, per umbrella, its SKILL.md
+    against the bodies of the skills it absorbed (as they were at the pass's base), and every
+    other change as git shows it, coloured on a terminal (not with NO_COLOR or TERM=dumb) and
+    paged through $GIT_PAGER, git's core.pager, $PAGER or `less -FRX`. --markdown prints a
+    pull-request description for the branch `sync` pushed, to review it on any forge (with the
+    refusal `merge` would give a branch holding what no pass writes).
+
+    \b
+    Examples:
+      gitcurator review                    # the newest pass waiting
+      gitcurator review --diff             # with its diffs, paged
+      gitcurator review 20261101-120000 --markdown > pr.md
+    """
+    from gitcurator.commands.review import core_pager
+    from gitcurator.commands.review import review as run
+    from gitcurator.output import colour_wanted, emit_paged
+
+    if markdown and (show_diff or as_json):
+        raise click.UsageError("--markdown takes no --diff or --json (a forge shows the diff)")
+    colour = show_diff and not as_json and colour_wanted()
+    result = run(start, run_id, diff=show_diff, markdown=markdown, colour=colour)
+    if show_diff and not as_json:
+        return emit_paged(result, pager=not no_pager, core_pager=core_pager(start))
+    return emit(result, as_json=as_json)
+
+
+@cli.command()
 @click.argument("run_id", metavar="RUN", required=False)
 @click.option("--commit", "commit_sha", metavar="SHA", help="Revert only this commit of the pass.")
 @click.option(

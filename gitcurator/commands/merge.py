@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from gitcurator.audit import trail, trailers
-from gitcurator.audit.passes import BRANCH_PREFIX, run_order
+from gitcurator.audit.passes import BRANCH_PREFIX
 from gitcurator.commands.moves import record_archives
+from gitcurator.commands.pass_branches import newest_run, pending_runs
 from gitcurator.curation.branch_verify import check_branch
 from gitcurator.errors import JSON_READ_ERRORS, CuratorError
 from gitcurator.library import open_repo
@@ -23,7 +24,6 @@ from gitcurator.lifecycle.report import run_paths
 from gitcurator.output import Result
 from gitcurator.render import name_list, other_branch_note, plural
 from gitcurator.store import branches, commits, graph
-from gitcurator.store.branches import branch_names
 from gitcurator.store.commits import CommitId, CommitInfo
 from gitcurator.store.repository import Store
 from gitcurator.store.tree_merge import three_way
@@ -140,17 +140,13 @@ def merge_run(store: Store, run: str | None) -> MergeResult:
 
 def _pick(store: Store, run: str | None, merged: AbstractSet[CommitId]) -> tuple[str, CommitId]:
     """The run id and branch tip to merge: the one named, else the newest one not `merged`."""
-    pending = {}
-    for name in branch_names(store, BRANCH_PREFIX):
-        branch_tip = store.branch_tip(name)
-        if branch_tip is not None and branch_tip not in merged:
-            pending[name.removeprefix(BRANCH_PREFIX)] = branch_tip
+    pending = pending_runs(store, merged)
     if run is None:
-        if not pending:
+        newest = newest_run(pending)
+        if newest is None:
             raise CuratorError(
                 "no curator branch is waiting to be merged; run `gitcurator run` for a pass"
             )
-        newest = max(pending, key=run_order)
         return newest, pending[newest]
     run_id = run.removeprefix(BRANCH_PREFIX)
     if run_id in pending:

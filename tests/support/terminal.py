@@ -1,12 +1,15 @@
-"""Run gitcurator as a real process whose stderr is a terminal (a pty), as a person's is."""
+"""Run gitcurator as a real process on a terminal (a pty), as a person's is: with only stderr
+on it (progress bars), or stdout and stderr both (colour, the pager)."""
 
 from __future__ import annotations
 
 import os
 import pty
+import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,3 +54,46 @@ def run_on_a_terminal(*args: str, cwd: Path | None = None, timeout: float = 120)
         os.close(leader)
     text = b"".join(seen).decode("utf-8", "replace")
     return TerminalRun(proc.returncode, out.decode("utf-8", "replace"), text)
+
+
+def run_on_terminal(
+    args: list[str],
+    cwd: Path,
+    env: Mapping[str, str | None] | None = None,
+    timeout: float = 120,
+    interrupt_after: float | None = None,
+) -> tuple[int, str]:
+    """`gitcurator ARGS` on a pty with `env` changed (None removes a variable): its exit code
+    and everything the terminal showed; sent SIGINT (Ctrl-C) after `interrupt_after` seconds."""
+    # A terminal that takes colour unless a test says otherwise (CI may set no TERM).
+    environ = {**os.environ, "TERM": "xterm-256color"}
+    for key, value in (env or {}).items():
+        if value is None:
+            environ.pop(key, None)
+        else:
+            environ[key] = value
+    leader, follower = pty.openpty()
+    with subprocess.Popen(
+        [sys.executable, "-m", "gitcurator", *args],
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=follower,
+        stderr=follower,
+        env=environ,
+    ) as proc:
+        os.close(follower)
+        if interrupt_after is not None:
+            timer = threading.Timer(interrupt_after, proc.send_signal, [signal.SIGINT])
+            timer.start()
+        seen = b""
+        while True:  # read as it comes: a full pty would block the process
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the terminal closed with the process
+                break
+            if not chunk:
+                break
+            seen += chunk
+        code = proc.wait(timeout=timeout)
+    os.close(leader)
+    return code, seen.decode("utf-8", "replace").replace("\r\n", "\n")
