@@ -9,7 +9,7 @@ beside the notes.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from gitcurator.audit.passes import BRANCH_PREFIX
@@ -17,6 +17,8 @@ from gitcurator.config import Config
 from gitcurator.errors import CuratorError
 from gitcurator.library import SkillsRepo
 from gitcurator.lifecycle.inventory import SkillRow, build_rows
+from gitcurator.references.graph import ReferenceGraph
+from gitcurator.references.scan import scan_entries
 from gitcurator.skills.document import find_skills
 from gitcurator.skills.identity import identity
 from gitcurator.store import ObjectID, Store, branches, commits
@@ -40,6 +42,8 @@ class PassInputs:
     recorded: Mapping[str, str]  # skill -> the lifecycle state the previous pass left it in
     read: Callable[[ObjectID], bytes]  # loads a blob: the umbrella checks read skills' files
     problems: tuple[str, ...] = ()  # records that could not be read, in words
+    references: ReferenceGraph = field(default_factory=ReferenceGraph)  # who refers to what
+    aliases: Mapping[str, str] = field(default_factory=dict)  # absorbed name -> umbrella
 
 
 def load_pass(repo: SkillsRepo, now: datetime) -> PassInputs:
@@ -53,6 +57,9 @@ def load_pass(repo: SkillsRepo, now: datetime) -> PassInputs:
     entries = store.tree_entries(tree)
     loaded = ledger.load(store)
     rows = skill_rows_at(repo, entries, loaded.records, now, head=tip)
+    aliases = {n: r.absorbed_into for n, r in loaded.records.items() if r.absorbed_into}
+    locations = find_skills(entries, config.skills_dir, config.include)
+    references = scan_entries(entries, store.read_blob, locations, config.reference_files, aliases)
     return PassInputs(
         now=now,
         config=config,
@@ -65,6 +72,8 @@ def load_pass(repo: SkillsRepo, now: datetime) -> PassInputs:
         recorded={n: r.lifecycle.value for n, r in loaded.records.items() if r.lifecycle},
         read=store.read_blob,
         problems=tuple(loaded.problems),
+        references=references,
+        aliases=aliases,
     )
 
 

@@ -95,7 +95,8 @@ def plan_pass(
         for r in inputs.rows
         if r.state != ARCHIVED
     ]
-    lifecycle = plan_lifecycle(facts, policy, inputs.now)
+    referenced = inputs.references.live_referrers(inputs.aliases)
+    lifecycle = plan_lifecycle(facts, policy, inputs.now, referenced)
     before = {
         r.name: ARCHIVED if r.state == ARCHIVED else inputs.recorded.get(r.name, ACTIVE)
         for r in inputs.rows

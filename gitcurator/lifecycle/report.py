@@ -37,7 +37,7 @@ def run_doc(
     """The run.json document (schema: run-report), whole. `states_before` maps every skill to
     its state before the pass; `archived_paths` maps archived skills to their new folders;
     `consolidations`, `refused` and `llm` are the umbrella pass's parts (none without it)."""
-    return {
+    doc: dict[str, Any] = {
         "version": 1,
         "run_id": run_id,
         "branch": branch,
@@ -58,6 +58,9 @@ def run_doc(
         "refused": [dict(r) for r in refused],
         "llm": None if llm is None else dict(llm),
     }
+    if plan.kept:  # only when references kept a skill: earlier reports stay as they were
+        doc["kept"] = [k.to_json() for k in plan.kept]
+    return doc
 
 
 def _counts_after(

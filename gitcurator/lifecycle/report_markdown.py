@@ -39,6 +39,9 @@ def report_markdown(doc: Mapping[str, Any]) -> str:
             for t in rows:
                 moved = f" → `{t['archived_path']}`" if "archived_path" in t else ""
                 lines.append(f"- **{t['skill']}** (`{t['path']}`{moved}): {t['reason']}")
+    if doc.get("kept"):
+        lines += ["", f"## Kept: referred to ({len(doc['kept'])})", ""]
+        lines += [f"- **{k['skill']}** (`{k['path']}`): {k['reason']}" for k in doc["kept"]]
     if doc["skipped"]:
         lines += ["", f"## Left alone ({len(doc['skipped'])})", ""]
         by_reason: dict[str, list[str]] = {}

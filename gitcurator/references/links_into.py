@@ -1,0 +1,59 @@
+"""Links of a Markdown file into a skill's folder (pure): the destination resolved against
+the file's folder, then the skill folder that holds it (a sibling's SKILL.md, its folder, a
+file of it). External URLs, anchors, absolute paths and links leaving the repository are no
+skill's."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterator, Mapping
+from urllib.parse import unquote
+
+from gitcurator.references.mentions import LINK, Mention
+from gitcurator.skills.links import link_destinations
+
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+class FolderIndex:
+    """Skill folders (repo-relative) -> the skill's name, and the folder a path lies in."""
+
+    def __init__(self, folders: Mapping[str, str]) -> None:
+        self.folders = dict(folders)
+
+    def owner(self, path: str) -> str | None:
+        """The skill folder holding `path` (or being it), or None."""
+        current = path
+        while current:
+            if current in self.folders:
+                return current
+            current = posixpath.dirname(current)
+        return None
+
+
+def link_mentions(text: str, path: str, index: FolderIndex) -> Iterator[tuple[Mention, str]]:
+    """(mention, resolved target path) of each link of `text` (the file at `path`) that leads
+    into a skill folder of `index`; the mention spans the destination's path part."""
+    if "](" not in text and "]:" not in text and "<" not in text:
+        return
+    here = posixpath.dirname(path)
+    for at, dest in link_destinations(text):
+        raw = dest.split("#", 1)[0].split("?", 1)[0]
+        target = resolve_link(raw, here)
+        if target is None:
+            continue
+        folder = index.owner(target)
+        if folder is not None:
+            yield Mention(index.folders[folder], LINK, at, at + len(raw)), target
+
+
+def resolve_link(raw: str, here: str) -> str | None:
+    """The repo path a relative link destination (no anchor) leads to from folder `here`."""
+    stripped = raw.strip()
+    if not stripped or stripped.startswith(("/", "~", "\\")) or _SCHEME.match(stripped):
+        return None
+    target = posixpath.normpath(posixpath.join(here, unquote(stripped)))
+    if target in (".", "..") or target.startswith("../"):
+        return None
+    return target
