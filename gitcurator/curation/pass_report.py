@@ -49,7 +49,7 @@ def pass_doc(
 ) -> dict[str, Any]:
     """`run --json`: the pass in one document; `branch` is the one published, if any."""
     lifecycle = plan.lifecycle
-    return {
+    found = {
         "run_id": plan.run_id,
         "branch": branch,
         "archived": lifecycle.names(ARCHIVED),
@@ -63,3 +63,6 @@ def pass_doc(
         "llm": doc["llm"],
         "dry_run": dry_run,
     }
+    if "kept" in doc:
+        found["kept"] = doc["kept"]
+    return found
