@@ -14,6 +14,7 @@ from datetime import datetime
 
 from gitcurator.audit.passes import BRANCH_PREFIX
 from gitcurator.curation.cluster_review import ClusterProgress, Model, review_clusters
+from gitcurator.curation.fold_references import with_reference_rewrites
 from gitcurator.curation.pass_inputs import PassInputs
 from gitcurator.curation.umbrella_plan import Fold, Refusal, UmbrellaPlan
 from gitcurator.lifecycle.rules import ACTIVE, ARCHIVED, LifecyclePlan, SkillFacts, plan_lifecycle
@@ -118,7 +119,8 @@ def plan_pass(
         model,
         progress,
     )
-    return replace(plan, umbrellas=umbrellas)
+    archived = [folder for folder, _ in plan.archive_moves]
+    return replace(plan, umbrellas=with_reference_rewrites(umbrellas, inputs, archived))
 
 
 def moved_entries(

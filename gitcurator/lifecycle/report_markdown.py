@@ -66,6 +66,7 @@ def _llm_sections(doc: Mapping[str, Any]) -> list[str]:
             lines.append(f"- **{c['umbrella']}** ← {folded}: {c['reason']}")
             if kept:
                 lines.append(f"  - content kept: {kept}")
+            lines += _rewrites(c)
     if doc.get("refused"):
         lines += ["", f"## Refused ({len(doc['refused'])})", ""]
         lines += [f"- {r['what']}: {r['reason']}" for r in doc["refused"]]
@@ -95,3 +96,22 @@ def _llm_sections(doc: Mapping[str, Any]) -> list[str]:
                 + "; ".join(", ".join(c["members"]) for c in waiting)
             )
     return lines
+
+
+def _rewrites(fold: Mapping[str, Any]) -> list[str]:
+    """A fold's references rewritten to its umbrella, and the reminder about the rest."""
+    done = fold.get("references_rewritten") or []
+    if not done:
+        return []
+    lines = [f"  - references rewritten to {fold['umbrella']} ({len(done)}):"]
+    lines += [
+        f"    - `{r['path']}:{r['line']}` ({r['kind']}): `{r['from']}` → `{r['to']}`"
+        for r in done[:_SHOWN]
+    ]
+    if len(done) > _SHOWN:
+        lines.append(f"    - and {len(done) - _SHOWN} more (run.json lists them all)")
+    lines.append("  - references outside this repository are not rewritten")
+    return lines
+
+
+_SHOWN = 50

@@ -51,12 +51,13 @@ def sources_of(
         if folder is not None:
             if path.lower().endswith(MARKDOWN_SUFFIXES):
                 found.append(Source(path, index.folders[folder], True, folder not in archived))
-        elif matches_any(path, globs) and not _set_aside(path):
+        elif matches_any(path, globs) and not set_aside(path):
             found.append(Source(path, path, False, True))
     return found
 
 
-def _set_aside(path: str) -> bool:
+def set_aside(path: str) -> bool:
+    """Under `.archive/` or `.curator/`: never a reference file, whatever the globs say."""
     parts = path.split("/")
     return ARCHIVE_DIR in parts[:-1] or parts[0] == RUNS_DIR
 
