@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from urllib.parse import unquote
 
 from gitcurator.references.mentions import LINK, Mention
+from gitcurator.skills.document import SKILL_FILE, SKILL_FILE_LOWER
 from gitcurator.skills.links import link_destinations
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
@@ -32,9 +33,13 @@ class FolderIndex:
         return None
 
 
-def link_mentions(text: str, path: str, index: FolderIndex) -> Iterator[tuple[Mention, str]]:
+def link_mentions(
+    text: str, path: str, index: FolderIndex, dangling: Collection[str] = ()
+) -> Iterator[tuple[Mention, str]]:
     """(mention, resolved target path) of each link of `text` (the file at `path`) that leads
-    into a skill folder of `index`; the mention spans the destination's path part."""
+    into a skill folder of `index`; the mention spans the destination's path part. A link to
+    a folder no skill is in, named as one of `dangling` (`../pdf-forms/SKILL.md` once
+    pdf-forms was archived), is a reference to that name too."""
     if "](" not in text and "]:" not in text and "<" not in text:
         return
     here = posixpath.dirname(path)
@@ -44,8 +49,17 @@ def link_mentions(text: str, path: str, index: FolderIndex) -> Iterator[tuple[Me
         if target is None:
             continue
         folder = index.owner(target)
-        if folder is not None:
-            yield Mention(index.folders[folder], LINK, at, at + len(raw)), target
+        name = index.folders[folder] if folder is not None else _named_folder(target, dangling)
+        if name:
+            yield Mention(name, LINK, at, at + len(raw)), target
+
+
+def _named_folder(target: str, names: Collection[str]) -> str | None:
+    """The skill name a path to a missing skill folder (or its SKILL.md) carries."""
+    if posixpath.basename(target) in (SKILL_FILE, SKILL_FILE_LOWER):
+        target = posixpath.dirname(target)
+    name = posixpath.basename(target)
+    return name if name in names else None
 
 
 def resolve_link(raw: str, here: str) -> str | None:

@@ -107,7 +107,8 @@ def references_in(
     """The references of one source's text (its own skill left out)."""
     line_of = line_finder(text)
     found = [(m, text[m.start : m.end]) for m in name_mentions(text, names, any_prefixed=True)]
-    found += [(m, text[m.start : m.end]) for m, _ in link_mentions(text, src.path, index)]
+    links = link_mentions(text, src.path, index, names)
+    found += [(m, text[m.start : m.end]) for m, _ in links]
     own = src.source if src.from_skill else None
     return [
         Reference(
