@@ -45,12 +45,15 @@ def committed_library(
     agents: Sequence[str] = (),
     used: Sequence[str] = (),
 ) -> Path:
-    """`skills` (folder -> body) and `files` (path -> text) committed at EPOCH and adopted by
-    `init`; `agents` are tracked as agent-made, `used` were used at USED."""
+    """`skills` (folder -> body, or a whole SKILL.md) and `files` (path -> text) committed
+    at EPOCH and adopted by `init`; `agents` are tracked as agent-made, `used` were used at
+    USED."""
     for folder, body in skills.items():
         path = root / folder / "SKILL.md"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(skill_text(folder.rsplit("/", 1)[-1], body))
+        # A body starting with frontmatter is the whole SKILL.md.
+        whole = body.startswith("---\n")
+        path.write_text(body if whole else skill_text(folder.rsplit("/", 1)[-1], body))
     for rel, text in files.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
