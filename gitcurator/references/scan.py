@@ -87,7 +87,7 @@ def read_text(path: str, load: Loader) -> tuple[str | None, str]:
     """A source's text, or None and the note saying why it is skipped."""
     data = load(path)
     if data is None:
-        return None, f"{path}: skipped, not a regular file (a symlink is not followed)"
+        return None, f"{path}: skipped, not a regular file (a symlink is not followed) or too large"
     if len(data) > MAX_REFERENCE_BYTES:
         return None, (
             f"{path}: skipped, {len(data)} bytes is over the {MAX_REFERENCE_BYTES} a file "
