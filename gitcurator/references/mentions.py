@@ -32,10 +32,12 @@ KINDS = (LINK, BACKTICKS, SKILL_PREFIX, SLASH, CODEX, PROSE)
 EXPLICIT = frozenset({SKILL_PREFIX})
 
 _TOKEN = r"[^\W_][\w.-]*"
-_SKILL_PREFIX = re.compile(rf"(?<![\w-])skill:({_TOKEN})")
-_CODEX = re.compile(rf"(?<![\w$\\])\$({_TOKEN})")
+# Each pattern starts with its literal, its lookbehind after it: only then does the regex
+# engine skip ahead by substring search instead of trying every position of every body.
+_SKILL_PREFIX = re.compile(rf"skill:(?<![\w-]skill:)({_TOKEN})")
+_CODEX = re.compile(rf"\$(?<![\w$\\]\$)({_TOKEN})")
 # After a space, a quote, a bracket or the start only: `a/b`, `](/x)` and URLs are paths.
-_SLASH = re.compile(rf"(?<![^\s`\"'\[])/({_TOKEN})(?![\w/.-])")
+_SLASH = re.compile(rf"/(?<![^\s`\"'\[]/)({_TOKEN})(?![\w/.-])")
 _PROSE = re.compile(r"(?<![\w./$:@#\\-])[^\W_]+(?:-[^\W_]+)+(?![\w-]|\.\w|/)")
 _PREFIXED = ((_SKILL_PREFIX, SKILL_PREFIX, "skill:"), (_SLASH, SLASH, "/"), (_CODEX, CODEX, "$"))
 
@@ -69,13 +71,27 @@ def name_mentions(
             name = _known(match.group(1), names, any_prefixed and kind in EXPLICIT)
             if name and in_prose(text, match.start(), code_spans=True):
                 found.append(Mention(name, kind, match.start(1), match.start(1) + len(name)))
-    if "-" in text:
-        for match in _PROSE.finditer(text):
-            name = match.group(0)
-            if name in names and in_prose(text, match.start()):
-                found.append(Mention(name, PROSE, match.start(), match.end()))
+    for match in _hyphenated(text):
+        name = match.group(0)
+        if name in names and in_prose(text, match.start()):
+            found.append(Mention(name, PROSE, match.start(), match.end()))
     found.sort(key=lambda m: (m.start, m.end))
     return found
+
+
+def _hyphenated(text: str) -> Iterator[re.Match[str]]:
+    """The hyphenated words of `text` (_PROSE), found from its hyphens: a regex tried at
+    every position of every body costs more than the rest of the scan together."""
+    at, done = text.find("-"), 0
+    while at != -1:
+        start = at
+        while start > done and (text[start - 1].isalnum() or text[start - 1] == "-"):
+            start -= 1
+        match = _PROSE.match(text, start) if start < at else None
+        if match is not None:
+            yield match
+        done = match.end() if match is not None else at + 1
+        at = text.find("-", max(done, at + 1))
 
 
 def _known(token: str, names: Collection[str], anything: bool) -> str:
@@ -87,9 +103,21 @@ def _known(token: str, names: Collection[str], anything: bool) -> str:
 
 
 def line_finder(text: str) -> Callable[[int], int]:
-    """offset -> 1-based line of `text`, by bisection over its newlines."""
-    newlines = [m.start() for m in re.finditer("\n", text)]
-    return lambda at: bisect.bisect_left(newlines, at) + 1
+    """offset -> 1-based line of `text`; the newlines are listed only once a text has many
+    mentions (most have a few, and listing every body's newlines costs more)."""
+    newlines: list[int] = []
+    calls = 0
+
+    def line_of(at: int) -> int:
+        nonlocal calls
+        calls += 1
+        if calls < 8:
+            return text.count("\n", 0, at) + 1
+        if not newlines:
+            newlines.extend(m.start() for m in re.finditer("\n", text))
+        return bisect.bisect_left(newlines, at) + 1
+
+    return line_of
 
 
 def non_overlapping(mentions: list[Mention]) -> Iterator[Mention]:
