@@ -12,24 +12,9 @@ import pytest
 from support.fake_openai import FakeOpenAI
 from support.references import committed_library, configure, ok, run_json
 from support.repos import git, run_cli
+from support.similar_skills import SKILLS
 
-PDF = """\
----
-name: {name}
-description: Extract {what} from PDF files with pdfplumber.
----
-
-# {name}
-
-1. Open the PDF with `pdfplumber.open(path)` and walk `pdf.pages`.
-2. Call `page.{call}()` on each page; {what} come back as {shape}.
-3. Write each of the {what} to `out/{what}-<page>.{ext}` and report the count.
-Pitfall: scanned PDFs hold no {what} layer; run `ocrmypdf --force-ocr` first.
-"""
-MEMBERS = {
-    "pdf-extract-tables": ("tables", "extract_tables", "lists of rows", "csv"),
-    "pdf-extract-images": ("images", "images", "dicts with bounding boxes", "png"),
-}
+MEMBERS = ("pdf-extract-tables", "pdf-extract-images")
 GUIDE = """\
 For tables use `pdf-extract-tables`; plain words such as tables stay.
 
@@ -37,11 +22,6 @@ Images: [the images skill](../../documents/pdf-extract-images/SKILL.md).
 """
 AGENTS = "# Team\n\nLoad skill:pdf-extract-tables for tables.\n"
 README = "This library holds `pdf-extract-tables`.\n"
-
-
-def _pdf(name: str) -> str:
-    what, call, shape, ext = MEMBERS[name]
-    return PDF.format(name=name, what=what, call=call, shape=shape, ext=ext)
 
 
 @pytest.fixture
@@ -53,7 +33,7 @@ def server() -> Iterator[FakeOpenAI]:
 
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, server: FakeOpenAI) -> Path:
-    skills = {f"documents/{n}": _pdf(n) for n in MEMBERS}
+    skills = {f"documents/{n}": SKILLS[n] for n in MEMBERS}
     skills["guides/pdf-guide"] = GUIDE
     root = committed_library(
         tmp_path / "lib",
@@ -69,11 +49,11 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, server: FakeOpenAI) ->
 
 def _umbrella() -> dict[str, Any]:
     body = "# PDF extraction\n\n" + "\n\n".join(
-        f"## {n}\n\n" + _pdf(n).split("---\n", 2)[2] for n in MEMBERS
+        f"## {n}\n\n" + SKILLS[n].split("---\n", 2)[2] for n in MEMBERS
     )
     return {
         "name": "pdf-extraction",
-        "description": "Extract tables or images from PDF files with pdfplumber.",
+        "description": "Extract tables or images from PDF documents; use when a task needs them.",
         "body": body,
         "absorb": list(MEMBERS),
         "demote": [],
