@@ -46,6 +46,9 @@ TREE_CACHE = "tree-cache.json"  # the file listing of the last tree asked for
 # near-duplicate guard compares a new skill with, kept so a commit does not re-read and
 # re-tokenise every SKILL.md (seconds at 10,000 skills). Content-addressed: never stale.
 WORDS_CACHE = "similar-words.json"
+# blob id -> the places a skill's Markdown or a reference file may name a skill (see
+# references/scan): what `refs` and a pass's load step would otherwise re-read and re-scan.
+REFERENCES_CACHE = "references-cache.json"
 
 _read_only = False
 

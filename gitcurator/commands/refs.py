@@ -6,11 +6,11 @@ import difflib
 from pathlib import Path
 from typing import Any
 
+from gitcurator.curation.reference_cache import tree_references
 from gitcurator.errors import CuratorError
 from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.output import Result
 from gitcurator.references.graph import Reference, ReferenceGraph
-from gitcurator.references.scan import scan_entries
 from gitcurator.render import plural
 from gitcurator.skills.document import SkillLocation, find_skills
 from gitcurator.skills.identity import identity
@@ -27,7 +27,7 @@ def library_references(
     locations = find_skills(entries, config.skills_dir, config.include)
     records = ledger.load_notes(store).records
     aliases = {n: r.absorbed_into for n, r in records.items() if r.absorbed_into}
-    graph = scan_entries(entries, store.read_blob, locations, config.reference_files, aliases)
+    graph = tree_references(store, config, entries, locations, aliases)
     return graph, locations, aliases
 
 

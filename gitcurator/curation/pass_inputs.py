@@ -14,11 +14,11 @@ from datetime import datetime
 
 from gitcurator.audit.passes import BRANCH_PREFIX
 from gitcurator.config import Config
+from gitcurator.curation.reference_cache import tree_references
 from gitcurator.errors import CuratorError
 from gitcurator.library import SkillsRepo
 from gitcurator.lifecycle.inventory import SkillRow, build_rows
 from gitcurator.references.graph import ReferenceGraph
-from gitcurator.references.scan import scan_entries
 from gitcurator.skills.document import find_skills
 from gitcurator.skills.identity import identity
 from gitcurator.store import ObjectID, Store, branches, commits
@@ -59,7 +59,7 @@ def load_pass(repo: SkillsRepo, now: datetime) -> PassInputs:
     rows = skill_rows_at(repo, entries, loaded.records, now, head=tip)
     aliases = {n: r.absorbed_into for n, r in loaded.records.items() if r.absorbed_into}
     locations = find_skills(entries, config.skills_dir, config.include)
-    references = scan_entries(entries, store.read_blob, locations, config.reference_files, aliases)
+    references = tree_references(store, config, entries, locations, aliases)
     return PassInputs(
         now=now,
         config=config,

@@ -29,7 +29,7 @@ class FolderIndex:
         while current:
             if current in self.folders:
                 return current
-            current = posixpath.dirname(current)
+            current = current[: max(current.rfind("/"), 0)]
         return None
 
 
@@ -40,18 +40,30 @@ def link_mentions(
     into a skill folder of `index`; the mention spans the destination's path part. A link to
     a folder no skill is in, named as one of `dangling` (`../pdf-forms/SKILL.md` once
     pdf-forms was archived), is a reference to that name too."""
-    if "](" not in text and "]:" not in text and "<" not in text:
-        return
     here = posixpath.dirname(path)
-    for at, dest in link_destinations(text):
-        raw = dest.split("#", 1)[0].split("?", 1)[0]
-        target = resolve_link(raw, here)
-        if target is None:
-            continue
-        folder = index.owner(target)
-        name = index.folders[folder] if folder is not None else _named_folder(target, dangling)
-        if name:
-            yield Mention(name, LINK, at, at + len(raw)), target
+    for at, raw in link_paths(text):
+        found = link_target(raw, here, index, dangling)
+        if found is not None:
+            yield Mention(found[0], LINK, at, at + len(raw)), found[1]
+
+
+def link_paths(text: str) -> list[tuple[int, str]]:
+    """(offset, path part: no #anchor or ?query) of every link destination of `text`."""
+    if "](" not in text and "]:" not in text and "<" not in text:
+        return []
+    return [(at, dest.split("#", 1)[0].split("?", 1)[0]) for at, dest in link_destinations(text)]
+
+
+def link_target(
+    raw: str, here: str, index: FolderIndex, dangling: Collection[str] = ()
+) -> tuple[str, str] | None:
+    """(skill name, resolved path) a link's path part leads to from folder `here`, or None."""
+    target = resolve_link(raw, here)
+    if target is None:
+        return None
+    folder = index.owner(target)
+    name = index.folders[folder] if folder is not None else _named_folder(target, dangling)
+    return (name, target) if name else None
 
 
 def _named_folder(target: str, names: Collection[str]) -> str | None:

@@ -39,6 +39,7 @@ _CODEX = re.compile(rf"\$(?<![\w$\\]\$)({_TOKEN})")
 # After a space, a quote, a bracket or the start only: `a/b`, `](/x)` and URLs are paths.
 _SLASH = re.compile(rf"/(?<![^\s`\"'\[]/)({_TOKEN})(?![\w/.-])")
 _PROSE = re.compile(r"(?<![\w./$:@#\\-])[^\W_]+(?:-[^\W_]+)+(?![\w-]|\.\w|/)")
+_LONGEST = 200  # a code span longer than this names no skill
 _PREFIXED = ((_SKILL_PREFIX, SKILL_PREFIX, "skill:"), (_SLASH, SLASH, "/"), (_CODEX, CODEX, "$"))
 
 
@@ -59,24 +60,46 @@ def name_mentions(
     """Every mention in `text` of a name in `names`, in order; with `any_prefixed`, every
     `skill:NAME` too, known or not."""
     found: list[Mention] = []
+    for m in candidate_mentions(text):
+        name = known_name(m.kind, m.name, names, any_prefixed)
+        if name:
+            found.append(Mention(name, m.kind, m.start, m.start + len(name)))
+    return found
+
+
+def candidate_mentions(text: str) -> list[Mention]:
+    """Every place of `text` in a form that names a skill, whatever the name: `name` is the
+    token as found (see known_name). Independent of the library, so it can be cached."""
+    found: list[Mention] = []
     for at, content in prose_code_spans(text):
         stripped = content.strip()
-        if stripped in names:
+        if stripped and len(stripped) <= _LONGEST:
             start = at + content.index(stripped)
             found.append(Mention(stripped, BACKTICKS, start, start + len(stripped)))
     for pattern, kind, marker in _PREFIXED:
         if marker not in text:
             continue
         for match in pattern.finditer(text):
-            name = _known(match.group(1), names, any_prefixed and kind in EXPLICIT)
-            if name and in_prose(text, match.start(), code_spans=True):
-                found.append(Mention(name, kind, match.start(1), match.start(1) + len(name)))
+            if in_prose(text, match.start(), code_spans=True):
+                found.append(Mention(match.group(1), kind, match.start(1), match.end(1)))
     for match in _hyphenated(text):
-        name = match.group(0)
-        if name in names and in_prose(text, match.start()):
-            found.append(Mention(name, PROSE, match.start(), match.end()))
+        if in_prose(text, match.start()):
+            found.append(Mention(match.group(0), PROSE, match.start(), match.end()))
     found.sort(key=lambda m: (m.start, m.end))
     return found
+
+
+def known_name(kind: str, token: str, names: Collection[str], any_prefixed: bool) -> str:
+    """The skill name a candidate is ("" for none): the token itself, or for the prefixed
+    forms the token without a sentence's full stop; with `any_prefixed`, any `skill:` token."""
+    if token in names:
+        return token
+    if kind not in _PREFIX_KINDS:
+        return ""
+    return _known(token, names, any_prefixed and kind in EXPLICIT)
+
+
+_PREFIX_KINDS = frozenset({SKILL_PREFIX, SLASH, CODEX})
 
 
 def _hyphenated(text: str) -> Iterator[re.Match[str]]:

@@ -15,8 +15,8 @@ from typing import TypeVar
 
 from gitcurator.references.globs import matches_any
 from gitcurator.references.graph import Reference, ReferenceGraph, graph_of
-from gitcurator.references.links_into import FolderIndex, link_mentions
-from gitcurator.references.mentions import line_finder, name_mentions
+from gitcurator.references.links_into import FolderIndex, link_paths, link_target
+from gitcurator.references.mentions import LINK, candidate_mentions, known_name, line_finder
 from gitcurator.skills.document import ARCHIVE_DIR, SkillLocation
 from gitcurator.skills.identity import identity
 
@@ -70,57 +70,71 @@ def scan_references(
 ) -> ReferenceGraph:
     """Every reference the `sources` make to a skill of `locations` (live or archived) or to
     one of `aliases` (absorbed names), and a note for each file left unread."""
+    found = {src.path: file_candidates(load(src.path)) for src in sources}
+    return graph_from(sources, found, locations, aliases)
+
+
+# A place that may name a skill: (kind, the token or the link's path as found, line).
+Candidate = tuple[str, str, int]
+
+
+def file_candidates(data: bytes | None) -> list[Candidate] | str:
+    """What a file may name (independent of the library, so it can be cached by content),
+    or why it is skipped."""
+    if data is None:
+        return "not a regular file (a symlink is not followed) or too large"
+    if len(data) > MAX_REFERENCE_BYTES:
+        return f"{len(data)} bytes is over the {MAX_REFERENCE_BYTES} a reference file may have"
+    if b"\0" in data:
+        return "a binary file"
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "not UTF-8 text"
+    line_of = line_finder(text)
+    found = [(m.kind, m.name, line_of(m.start)) for m in candidate_mentions(text)]
+    found += [(LINK, raw, line_of(at)) for at, raw in link_paths(text)]
+    return found
+
+
+def graph_from(
+    sources: Iterable[Source],
+    candidates: Mapping[str, list[Candidate] | str],
+    locations: Sequence[SkillLocation],
+    aliases: Collection[str] = (),
+) -> ReferenceGraph:
+    """The graph of the sources' candidates (path -> candidates, or why it was skipped)."""
     index = FolderIndex({loc.folder: identity(loc) for loc in locations})
     names = set(index.folders.values()) | set(aliases)
     refs: list[Reference] = []
     notes: list[str] = []
     for src in sources:
-        text, note = read_text(src.path, load)
-        if text is None:
-            notes.append(note)
+        found = candidates[src.path]
+        if isinstance(found, str):
+            notes.append(f"{src.path}: skipped, {found}")
             continue
-        refs.extend(references_in(text, src, names, index))
+        own = src.source if src.from_skill else None
+        here = posixpath.dirname(src.path)
+        for kind, token, line in found:
+            if kind == LINK:
+                hit = link_target(token, here, index, names)
+                name = hit[0] if hit else ""
+            else:
+                name = known_name(kind, token, names, any_prefixed=True)
+            if name and name != own:
+                text = token if kind == LINK else name
+                refs.append(
+                    Reference(
+                        src.source, src.from_skill, src.live, name, kind, src.path, line, text
+                    )
+                )
     return graph_of(refs, notes)
-
-
-def read_text(path: str, load: Loader) -> tuple[str | None, str]:
-    """A source's text, or None and the note saying why it is skipped."""
-    data = load(path)
-    if data is None:
-        return None, f"{path}: skipped, not a regular file (a symlink is not followed) or too large"
-    if len(data) > MAX_REFERENCE_BYTES:
-        return None, (
-            f"{path}: skipped, {len(data)} bytes is over the {MAX_REFERENCE_BYTES} a file "
-            "read for references may have"
-        )
-    if b"\0" in data:
-        return None, f"{path}: skipped, a binary file"
-    try:
-        return data.decode("utf-8"), ""
-    except UnicodeDecodeError:
-        return None, f"{path}: skipped, not UTF-8 text"
-
-
-def references_in(
-    text: str, src: Source, names: Collection[str], index: FolderIndex
-) -> list[Reference]:
-    """The references of one source's text (its own skill left out)."""
-    line_of = line_finder(text)
-    found = [(m, text[m.start : m.end]) for m in name_mentions(text, names, any_prefixed=True)]
-    links = link_mentions(text, src.path, index, names)
-    found += [(m, text[m.start : m.end]) for m, _ in links]
-    own = src.source if src.from_skill else None
-    return [
-        Reference(
-            src.source, src.from_skill, src.live, m.name, m.kind, src.path, line_of(m.start), t
-        )
-        for m, t in found
-        if m.name != own
-    ]
 
 
 REGULAR_MODES = (0o100644, 0o100755)
 BlobId = TypeVar("BlobId", bound=bytes)
+# blob id (hex) -> its candidates or why it is skipped; see scan_entries.
+CandidateCache = Mapping[str, "list[Candidate] | str"]
 
 
 def scan_entries(
@@ -129,12 +143,23 @@ def scan_entries(
     locations: Sequence[SkillLocation],
     globs: Sequence[str],
     aliases: Collection[str] = (),
-) -> ReferenceGraph:
-    """The references of a stored tree: `entries` maps each path to (blob, mode), `read`
-    loads a blob."""
-
-    def load(path: str) -> bytes | None:
-        blob, mode = entries[path]
-        return read(blob) if mode in REGULAR_MODES else None
-
-    return scan_references(sources_of(entries, locations, globs), load, locations, aliases)
+    cache: CandidateCache | None = None,
+) -> tuple[ReferenceGraph, dict[str, list[Candidate] | str]]:
+    """The references of a stored tree (`entries`: path -> (blob, mode); `read` loads a
+    blob), and the candidates of every regular file read, by blob id: what `cache` holds
+    for the next scan (content-addressed, so never stale: only changed files are read)."""
+    sources = sources_of(entries, locations, globs)
+    known = cache or {}
+    fresh: dict[str, list[Candidate] | str] = {}
+    found: dict[str, list[Candidate] | str] = {}
+    for src in sources:
+        blob, mode = entries[src.path]
+        if mode not in REGULAR_MODES:
+            found[src.path] = file_candidates(None)
+            continue
+        key = blob.decode()
+        got = known.get(key)
+        if got is None:
+            got = file_candidates(read(blob))
+        fresh[key] = found[src.path] = got
+    return graph_from(sources, found, locations, aliases), fresh

@@ -17,7 +17,7 @@ def _graph(files: dict[str, bytes], links: tuple[str, ...] = (), globs=GLOBS) ->
     blobs = {blob_id(d): d for d in files.values()}
     entries = {p: (blob_id(d), 0o120000 if p in links else 0o100644) for p, d in files.items()}
     locations = find_skills(entries)
-    return scan_entries(entries, blobs.__getitem__, locations, globs, {"old-name": "pdf-forms"})
+    return scan_entries(entries, blobs.__getitem__, locations, globs, {"old-name": "pdf-forms"})[0]
 
 
 def _edges(graph: ReferenceGraph) -> list[tuple[str, str, str, str]]:
