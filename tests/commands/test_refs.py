@@ -84,3 +84,22 @@ def test_a_glob_leaving_the_repository_is_a_clear_config_error(repo: Path) -> No
     result = run_cli("refs", "pdf-forms", "-C", str(repo))
     assert result.code == 1, result
     assert "reference_files glob '../outside/AGENTS.md' leaves the repository" in result.err
+
+
+def test_bad_input_is_a_clear_error_or_a_note(repo: Path) -> None:
+    (repo / "CLAUDE.md").symlink_to("/etc/passwd")  # a reference file leading out of the repo
+    git("add", "CLAUDE.md", cwd=repo)
+    git("commit", "-qm", "link", cwd=repo)
+    state = repo / ".git/gitcurator"
+    state.mkdir(exist_ok=True)
+    state.chmod(0o500)  # a read-only state folder: the cache is not written, refs answers
+    try:
+        result = run_cli("refs", "pdf-forms", "-C", str(repo))
+    finally:
+        state.chmod(0o700)
+    assert result.code == 0, result
+    assert "CLAUDE.md: skipped, not a regular file" in result.err
+    (repo / ".gitcurator.yaml").write_text("curator: [unclosed\n")
+    broken = run_cli("refs", "pdf-forms", "-C", str(repo))
+    assert broken.code == 1 and "not valid YAML" in broken.err, broken
+    assert run_cli("refs", "-C", str(repo)).code == 2
