@@ -79,7 +79,9 @@ def resolve_link(raw: str, here: str) -> str | None:
     stripped = raw.strip()
     if not stripped or stripped.startswith(("/", "~", "\\")) or _SCHEME.match(stripped):
         return None
-    target = posixpath.normpath(posixpath.join(here, unquote(stripped)))
+    if "%" in stripped:
+        stripped = unquote(stripped)
+    target = posixpath.normpath(f"{here}/{stripped}" if here else stripped)
     if target in (".", "..") or target.startswith("../"):
         return None
     return target

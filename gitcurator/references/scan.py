@@ -8,7 +8,6 @@ UTF-8 is skipped with a note. A skill's reference to itself is no reference.
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -47,7 +46,7 @@ def sources_of(
     archived = {loc.folder for loc in locations if loc.archived}
     found: list[Source] = []
     for path in paths:
-        folder = index.owner(posixpath.dirname(path))
+        folder = index.owner(path[: max(path.rfind("/"), 0)])
         if folder is not None:
             if path.lower().endswith(MARKDOWN_SUFFIXES):
                 found.append(Source(path, index.folders[folder], True, folder not in archived))
@@ -114,7 +113,7 @@ def graph_from(
             notes.append(f"{src.path}: skipped, {found}")
             continue
         own = src.source if src.from_skill else None
-        here = posixpath.dirname(src.path)
+        here = src.path[: max(src.path.rfind("/"), 0)]
         for kind, token, line in found:
             if kind == LINK:
                 hit = link_target(token, here, index, names)

@@ -50,10 +50,9 @@ def test_a_second_scan_reads_nothing_and_a_damaged_cache_is_read_past(repo: Path
     first, reads = _scan(repo)
     assert first == ["AGENTS.md->pdf-merge", "pdf-merge->pdf-forms"] and reads == 3
     assert _scan(repo) == (first, 0)
-    doc = json.loads(_cache(repo).read_text())
-    files = json.loads(doc["files"])
-    doc["files"] = json.dumps({key: [["backticks", 7, "x"]] for key in files})  # hand-edited
-    _cache(repo).write_text(json.dumps(doc))
+    header, _, text = _cache(repo).read_text().partition("\n")
+    edited = json.dumps({key: [["backticks", 7, "x"]] for key in json.loads(text)})
+    _cache(repo).write_text(f"{header}\n{edited}")
     assert _scan(repo) == (first, 3)
     _cache(repo).write_text("{truncated")
     assert _scan(repo) == (first, 3)
