@@ -11,6 +11,7 @@ import yaml
 
 from gitcurator import schemas
 from gitcurator.errors import ConfigError
+from gitcurator.references.globs import DEFAULT_REFERENCE_FILES, glob_problem
 from gitcurator.skills.document import YAML_BUILD_ERRORS, yaml_build_problem
 
 CONFIG_FILE = ".gitcurator.yaml"
@@ -51,6 +52,7 @@ class CuratorPolicy:
     protect: tuple[str, ...] = ()
     # An archived skill asked for this many times since it was archived is proposed back.
     restore_after_wanted: int = 2
+    archive_referenced: bool = False  # archive idle skills that others still refer to
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +73,8 @@ class Config:
     include: tuple[str, ...] = ()  # globs of dot-folders (under skills_dir) holding skills
     curator: CuratorPolicy = field(default_factory=CuratorPolicy)
     llm: LlmSettings = field(default_factory=LlmSettings)
+    # Files (globs from the repository's top) whose mentions of skills count as references.
+    reference_files: tuple[str, ...] = DEFAULT_REFERENCE_FILES
 
 
 def parse_config(text: str, source: str = CONFIG_FILE) -> Config:
@@ -112,7 +116,21 @@ def _build(doc: dict[str, Any], source: str) -> Config:
             f"be smaller than curator.stale_after_days ({policy.stale_after_days:g})"
         )
     llm = LlmSettings(**(doc.get("llm") or {}))
-    return Config(skills_dir=skills_dir, include=include, curator=policy, llm=llm)
+    references = tuple(str(g) for g in doc.get("reference_files", DEFAULT_REFERENCE_FILES))
+    for glob in references:
+        problem = glob_problem(glob)
+        if problem:
+            raise ConfigError(
+                f"{source}: reference_files glob {glob!r} {problem}; reference files must be "
+                "inside the repository (a glob relative to its top, such as docs/AGENTS.md)"
+            )
+    return Config(
+        skills_dir=skills_dir,
+        include=include,
+        curator=policy,
+        llm=llm,
+        reference_files=tuple(g.strip("/") for g in references),
+    )
 
 
 def _numbers(doc: dict[str, Any], source: str) -> dict[str, Any]:

@@ -54,6 +54,9 @@ USAGE_DELTAS_CACHE = "usage-deltas.json"
 CATALOGUE_CACHE = "catalogue-entries.json"  # SKILL.md blob -> [name, description] (the catalogue)
 # The search index of the default branch's skills, keyed by its tree id (search.index_cache).
 SEARCH_INDEX = "search-index.txt"
+# blob id -> the places a skill's Markdown or a reference file may name a skill (see
+# references/scan): what `refs` and a pass's load step would otherwise re-read and re-scan.
+REFERENCES_CACHE = "references-cache.json"
 
 _read_only = False
 

@@ -29,6 +29,7 @@ PURE_PACKAGES = {
     "health": {"page.py"},
     "search": {"index_cache.py"},
     "review": set(),
+    "references": set(),
 }
 PURE_MODULES = {
     "sync/notes_merge.py",

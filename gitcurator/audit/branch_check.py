@@ -152,12 +152,19 @@ def _umbrella_problem(
         )
     rest = {p: ch for p, ch in c.files.items() if not _in_any(p, [*moved, *moved.values()])}
     homes = {posixpath.dirname(p) for p in rest if _is_skill_file(p)}
+    if len(homes) > 1:  # other skills' SKILL.md may carry rewritten references
+        homes = {h for h in homes if posixpath.basename(h) == name[0]} or homes
     if len(homes) != 1:
         return f"commit {_short(c)} writes no single umbrella SKILL.md ({_paths(sorted(rest))})"
     home = homes.pop()
     outside = sorted(p for p in rest if not p.startswith(home + "/") or _archived(p))
+    # Files edited in place outside the umbrella may be its reference rewrites, which only
+    # the guards (reading their content) can tell; without them, nothing outside is taken.
+    rewritten = [p for p in outside if guards is not None and _edited_in_place(p, rest[p])]
+    outside = [p for p in outside if p not in rewritten]
     if outside:
         return f"commit {_short(c)} changes {_paths(outside)} outside umbrella {home}"
+    rest = {p: ch for p, ch in rest.items() if p not in rewritten}
     copied = {old for old, _ in (c.files[p] for p in _under_any(c.files, moved)) if old}
     edited = sorted(p for p, (old, _) in rest.items() if old is not None and not _is_skill_file(p))
     if edited:
@@ -172,8 +179,20 @@ def _umbrella_problem(
         return f"commit {_short(c)} adds {_paths(foreign)}, which no folded skill holds"
     if guards is None:
         return None
-    shape = UmbrellaCommit(_short(c), name[0], home, c.files, moved, c.skills_before)
+    shape = UmbrellaCommit(
+        _short(c), name[0], home, c.files, moved, c.skills_before, tuple(rewritten)
+    )
     return umbrella_guard_problem(shape, guards)
+
+
+def _edited_in_place(path: str, change: tuple[Entry | None, Entry | None]) -> bool:
+    old, new = change
+    return (
+        old is not None
+        and new is not None
+        and old[1] == new[1] == FILE_MODE
+        and not _archived(path)
+    )
 
 
 def _report_files_problem(c: CommitChange, run_id: str) -> str | None:

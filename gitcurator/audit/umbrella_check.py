@@ -8,8 +8,11 @@ the plan: every skill it folds, and the skill it rewrites as umbrella, is one th
 change (`umbrella.eligibility`, judged on the default branch now); a new umbrella takes no
 existing skill's name or folder; every support file of a folded skill is re-homed under the
 umbrella whole (same blob and mode; Markdown may be re-linked); and the umbrella keeps
-`min_retention` of each folded skill's content (`umbrella.retention`). Blobs come through
-`UmbrellaGuards.load`, so the module does no I/O of its own.
+`min_retention` of each folded skill's content (`umbrella.retention`). A file outside the
+umbrella that the commit edits in place is accepted only as the fold's reference rewrite: a
+live skill's Markdown or a reference file whose new content is exactly what
+`references.rewrite` makes of its old content. Blobs come through `UmbrellaGuards.load`, so
+the module does no I/O of its own.
 """
 
 from __future__ import annotations
@@ -18,6 +21,10 @@ import posixpath
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from gitcurator.references.globs import DEFAULT_REFERENCE_FILES, matches_any
+from gitcurator.references.links_into import FolderIndex
+from gitcurator.references.rewrite import Renames, rewrite_references
+from gitcurator.references.scan import MARKDOWN_SUFFIXES, set_aside
 from gitcurator.skills.document import SKILL_FILE, SKILL_FILE_LOWER, SkillParseError, parse_skill_md
 from gitcurator.umbrella.proposal_checks import name_key
 from gitcurator.umbrella.retention import kept_units, retained
@@ -34,6 +41,7 @@ class UmbrellaGuards:
     known: frozenset[str]  # every skill name of the default branch (live and archived)
     min_retention: float
     load: Callable[[bytes], bytes]  # a blob's content by id
+    reference_files: tuple[str, ...] = DEFAULT_REFERENCE_FILES  # the config's globs
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +56,7 @@ class UmbrellaCommit:
     files: Mapping[str, tuple[Entry | None, Entry | None]]  # path -> (before, after)
     moved: Mapping[str, str]
     skills_before: Mapping[str, str]
+    rewritten: tuple[str, ...] = ()  # files outside the umbrella edited in place
 
 
 def umbrella_guard_problem(c: UmbrellaCommit, guards: UmbrellaGuards) -> str | None:
@@ -58,7 +67,45 @@ def umbrella_guard_problem(c: UmbrellaCommit, guards: UmbrellaGuards) -> str | N
         or _folded_problem(c, guards)
         or _rehome_problem(c)
         or _retention_problem(c, guards)
+        or _rewrite_problem(c, guards)
     )
+
+
+def _rewrite_problem(c: UmbrellaCommit, guards: UmbrellaGuards) -> str | None:
+    """The first file edited outside the umbrella that is not the fold's reference rewrite."""
+    if not c.rewritten:
+        return None
+    renames = Renames(
+        names={posixpath.basename(folder): c.name for folder in c.moved},
+        folders={folder: posixpath.basename(folder) for folder in c.moved},
+        home=c.home,
+    )
+    live = FolderIndex({f: n for f, n in c.skills_before.items() if f not in c.moved})
+    for path in c.rewritten:
+        old, new = c.files[path]
+        what = f"commit {c.short} edits {path} outside umbrella {c.home}"
+        if old is None or new is None or not _may_refer(path, live, guards):
+            return f"{what}, which is neither a live skill's Markdown nor a reference file"
+        try:
+            before = guards.load(old[0]).decode("utf-8")
+        except UnicodeDecodeError:
+            return f"{what}, which is not text"
+        expected = rewrite_references(before, path, renames)[0].encode()
+        if expected == before.encode() or guards.load(new[0]) != expected:
+            return (
+                f"{what}, and not only to rewrite references to what it folds "
+                f"(a fold changes nothing else outside its umbrella)"
+            )
+    return None
+
+
+def _may_refer(path: str, live: FolderIndex, guards: UmbrellaGuards) -> bool:
+    """A live skill's Markdown file, or a reference file: where a fold rewrites references."""
+    if set_aside(path):
+        return False
+    if live.owner(posixpath.dirname(path)) is not None:
+        return path.lower().endswith(MARKDOWN_SUFFIXES)
+    return matches_any(path, guards.reference_files)
 
 
 def _home_problem(c: UmbrellaCommit, guards: UmbrellaGuards) -> str | None:

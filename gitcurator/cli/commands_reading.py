@@ -1,4 +1,4 @@
-"""Commands that read: list, show, status, log, report, resolve, clusters, search."""
+"""Commands that read: list, show, status, log, report, resolve, refs, clusters, search."""
 
 from __future__ import annotations
 
@@ -112,6 +112,26 @@ def report(start: Path, html: bool, output: Path | None, now: str | None, as_jso
 def resolve(start: Path, name: str, as_json: bool) -> int:
     """The live skill a name now points to (umbrellas included)."""
     from gitcurator.commands.resolve import resolve as run
+
+    return emit(run(start, name), as_json=as_json)
+
+
+@cli.command()
+@click.argument("name")
+@json_option
+@repo_option
+def refs(start: Path, name: str, as_json: bool) -> int:
+    """What refers to a skill, and what it refers to, as committed.
+
+    References are links into another skill's folder and a skill's name written as inline
+    code (`pdf-forms`), skill:pdf-forms, /pdf-forms, $pdf-forms or, hyphenated, in prose (a
+    plain word such as `git` in prose is no reference), in skills' Markdown and in the
+    reference_files of the config (default AGENTS.md, CLAUDE.md, **/AGENTS.md). An archived
+    or absorbed name still answers: its referrers are what would dangle.
+
+    Example: gitcurator refs pdf-forms --json
+    """
+    from gitcurator.commands.refs import refs as run
 
     return emit(run(start, name), as_json=as_json)
 

@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from gitcurator.commands.library_notes import hidden_notes
+from gitcurator.commands.reference_warnings import worktree_reference_findings
 from gitcurator.config import CONFIG_FILE, Config, parse_config
 from gitcurator.errors import EXIT_FAILURE, EXIT_OK, NotARepository, UsageError
 from gitcurator.library import SkillsRepo, open_repo
@@ -127,7 +128,8 @@ def _check_repo(
             progress=progress,
         )
         nested = nested_findings(repo.store.nested_repositories(), selected)
-        result = replace(result, findings=(*result.findings, *nested))
+        refs = worktree_reference_findings(repo, tree, selected)
+        result = replace(result, findings=(*result.findings, *nested, *refs))
     folders = {raw for raw, full in given if full.is_dir() and not full.is_symlink()}
     # A folder whose skills sit in a nested repository is reported as such, not as empty.
     nested_at = [f.path for f in result.findings if f.rule == "nested-repository"]

@@ -76,6 +76,7 @@ def _guards(repo: SkillsRepo, target: str) -> UmbrellaGuards | None:
         known=frozenset(r.name for r in rows),
         min_retention=repo.config.curator.min_retention,
         load=lambda sha: read_blob(store, ObjectID(sha)),
+        reference_files=repo.config.reference_files,
     )
 
 

@@ -93,10 +93,12 @@ def _commit_umbrella(store: Store, fold: Fold, head: ObjectID, run_id: str) -> O
         store,
         commits.commit_tree_of(store, head),
         moves=list(umbrella.archived.items()),
-        files=umbrella.writes,
+        files={**umbrella.writes, **fold.rewritten},
         copies=umbrella.copies,
     )
-    message = umbrella_message(run_id, umbrella, fold.cluster)
+    message = umbrella_message(
+        run_id, umbrella, fold.cluster, [r.describe() for r in fold.references]
+    )
     return commits.write_commit(store, tree, [head], message)
 
 

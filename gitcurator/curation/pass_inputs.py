@@ -15,11 +15,13 @@ from datetime import datetime
 from gitcurator.audit.passes import BRANCH_PREFIX
 from gitcurator.config import Config
 from gitcurator.curation.catalogue_cache import described_blobs, skill_md_blobs
+from gitcurator.curation.reference_cache import tree_references
 from gitcurator.errors import CuratorError
 from gitcurator.library import SkillsRepo
 from gitcurator.lifecycle.catalogue_cost import Described
 from gitcurator.lifecycle.inventory import SkillRow, build_rows
 from gitcurator.progress import NO_PROGRESS, Progress
+from gitcurator.references.graph import ReferenceGraph
 from gitcurator.skills.document import find_skills
 from gitcurator.skills.identity import identity
 from gitcurator.store import ObjectID, Store, branches, commits
@@ -45,6 +47,8 @@ class PassInputs:
     problems: tuple[str, ...] = ()  # records that could not be read, in words
     # SKILL.md blob -> its name and description, for the live skills at tip (the catalogue)
     described: Mapping[ObjectID, Described] = field(default_factory=dict)
+    references: ReferenceGraph = field(default_factory=ReferenceGraph)  # who refers to what
+    aliases: Mapping[str, str] = field(default_factory=dict)  # absorbed name -> umbrella
 
 
 def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS) -> PassInputs:
@@ -59,6 +63,9 @@ def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS)
     entries = store.tree_entries(tree)
     loaded = ledger.load(store)
     rows = skill_rows_at(repo, entries, loaded.records, now, head=tip)
+    aliases = {n: r.absorbed_into for n, r in loaded.records.items() if r.absorbed_into}
+    locations = find_skills(entries, config.skills_dir, config.include)
+    references = tree_references(store, config, entries, locations, aliases)
     return PassInputs(
         now=now,
         config=config,
@@ -72,6 +79,8 @@ def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS)
         read=store.read_blob,
         problems=tuple(loaded.problems),
         described=described_blobs(store, skill_md_blobs(entries, config), progress),
+        references=references,
+        aliases=aliases,
     )
 
 

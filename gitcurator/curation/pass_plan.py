@@ -15,6 +15,7 @@ from typing import TypeVar
 
 from gitcurator.audit.passes import BRANCH_PREFIX
 from gitcurator.curation.cluster_review import ClusterProgress, Model, review_clusters
+from gitcurator.curation.fold_references import with_reference_rewrites
 from gitcurator.curation.pass_inputs import PassInputs
 from gitcurator.curation.umbrella_plan import Fold, Refusal, UmbrellaPlan
 from gitcurator.lifecycle.catalogue_cost import CatalogueChange
@@ -104,7 +105,8 @@ def plan_pass(
         for r in inputs.rows
         if r.state != ARCHIVED
     ]
-    lifecycle = plan_lifecycle(facts, policy, inputs.now)
+    referenced = inputs.references.live_referrers(inputs.aliases)
+    lifecycle = plan_lifecycle(facts, policy, inputs.now, referenced)
     before = {
         r.name: ARCHIVED if r.state == ARCHIVED else inputs.recorded.get(r.name, ACTIVE)
         for r in inputs.rows
@@ -127,7 +129,8 @@ def plan_pass(
         model,
         progress,
     )
-    return replace(plan, umbrellas=umbrellas)
+    archived = [folder for folder, _ in plan.archive_moves]
+    return replace(plan, umbrellas=with_reference_rewrites(umbrellas, inputs, archived))
 
 
 File = TypeVar("File")

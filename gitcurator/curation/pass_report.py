@@ -55,7 +55,7 @@ def pass_doc(
 ) -> dict[str, Any]:
     """`run --json`: the pass in one document; `branch` is the one published, if any."""
     lifecycle = plan.lifecycle
-    return {
+    found = {
         "run_id": plan.run_id,
         "branch": branch,
         "archived": lifecycle.names(ARCHIVED),
@@ -71,3 +71,6 @@ def pass_doc(
         "dry_run": dry_run,
         **({"restores": doc["restores"]} if "restores" in doc else {}),
     }
+    if "kept" in doc:
+        found["kept"] = doc["kept"]
+    return found

@@ -24,10 +24,12 @@ def pass_text(plan: PassPlan, doc: Mapping[str, Any], branch: str | None, *, dry
             f"nothing to do at {stamp}: no skill is due to change "
             f"({plural(len(lifecycle.skipped), 'skill')} left alone)",
             _catalogue_line(doc),
+            *[f"  kept: {k.name} ({k.reason})" for k in lifecycle.kept],
             _llm_line(doc),
         )
     lines = [f"{'dry run: ' if dry_run else ''}pass {plan.run_id} at {stamp}"]
     lines += [f"  {t.before} -> {t.after}: {t.name} ({t.reason})" for t in lifecycle.transitions]
+    lines += [f"  kept: {k.name} ({k.reason})" for k in lifecycle.kept]
     lines.append(
         f"  {plural(len(lifecycle.skipped), 'skill')} left alone (pinned, protected, not curated, "
         "too young); see the report"

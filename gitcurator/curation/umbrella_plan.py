@@ -5,9 +5,10 @@ refused and why, and what asking the model cost. The report's `llm` section is r
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from gitcurator.references.rewrite import Rewrite
 from gitcurator.store import ObjectID
 from gitcurator.umbrella.proposal_checks import Umbrella
 
@@ -63,6 +64,9 @@ class Fold:
 
     umbrella: Umbrella[ObjectID]
     cluster: str
+    # References to its folded names elsewhere, rewritten in the same commit (path -> content).
+    rewritten: Mapping[str, bytes] = field(default_factory=dict)
+    references: tuple[Rewrite, ...] = ()
 
     def to_json(self, commit: str | None = None) -> dict[str, Any]:
         """As run.json lists it under `consolidations` (with its commit once written)."""
@@ -77,6 +81,8 @@ class Fold:
             "retention": u.retention,
             "cluster": self.cluster,
         }
+        if self.references:  # only then: a fold with nothing to rewrite reads as before
+            doc["references_rewritten"] = [r.to_json() for r in self.references]
         if commit is not None:
             doc["commit"] = commit
         return doc

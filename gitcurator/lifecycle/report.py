@@ -62,6 +62,8 @@ def run_doc(
     }
     if catalogue is not None:
         doc["catalogue"] = dict(catalogue)
+    if plan.kept:  # only when references kept a skill: earlier reports stay as they were
+        doc["kept"] = [k.to_json() for k in plan.kept]
     return doc
 
 
@@ -91,8 +93,11 @@ def _transition(t: Transition, archived_paths: Mapping[str, str]) -> dict[str, A
     return doc
 
 
-def umbrella_message(run_id: str, umbrella: Any, cluster_key: str) -> str:
-    """One umbrella's commit: `curator: fold 3 skills into pdf-tools`, the why, trailers."""
+def umbrella_message(
+    run_id: str, umbrella: Any, cluster_key: str, rewrites: Sequence[str] = ()
+) -> str:
+    """One umbrella's commit: `curator: fold 3 skills into pdf-tools`, the why, the
+    references to folded names it rewrote elsewhere, trailers."""
     folded = umbrella.folded
     subject = f"curator: fold {plural(len(folded), 'skill')} into {umbrella.name}"
     body = [
@@ -107,6 +112,9 @@ def umbrella_message(run_id: str, umbrella: Any, cluster_key: str) -> str:
         f"{umbrella.retention.get(s, 1.0):.0%} of its content kept)"
         for s in folded
     ]
+    if rewrites:
+        body += ["", f"References rewritten to {umbrella.name} ({len(rewrites)}):"]
+        body += [f"- {r}" for r in rewrites]
     lines = [f"{trailers.RUN}: {run_id}", f"{trailers.UMBRELLA}: {umbrella.name}"]
     lines += [f"{trailers.ABSORBED}: {s} -> {umbrella.name}" for s in folded]
     return "\n".join([subject, "", *body, "", *lines]) + "\n"

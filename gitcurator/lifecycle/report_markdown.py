@@ -43,6 +43,9 @@ def report_markdown(doc: Mapping[str, Any]) -> str:
             for t in rows:
                 moved = f" → `{t['archived_path']}`" if "archived_path" in t else ""
                 lines.append(f"- **{t['skill']}** (`{t['path']}`{moved}): {t['reason']}")
+    if doc.get("kept"):
+        lines += ["", f"## Kept: referred to ({len(doc['kept'])})", ""]
+        lines += [f"- **{k['skill']}** (`{k['path']}`): {k['reason']}" for k in doc["kept"]]
     if doc["skipped"]:
         lines += ["", f"## Left alone ({len(doc['skipped'])})", ""]
         by_reason: dict[str, list[str]] = {}
@@ -68,6 +71,7 @@ def _llm_sections(doc: Mapping[str, Any]) -> list[str]:
             lines.append(f"- **{c['umbrella']}** ← {folded}: {c['reason']}")
             if kept:
                 lines.append(f"  - content kept: {kept}")
+            lines += _rewrites(c)
     if doc.get("refused"):
         lines += ["", f"## Refused ({len(doc['refused'])})", ""]
         lines += [f"- {r['what']}: {r['reason']}" for r in doc["refused"]]
@@ -97,3 +101,22 @@ def _llm_sections(doc: Mapping[str, Any]) -> list[str]:
                 + "; ".join(", ".join(c["members"]) for c in waiting)
             )
     return lines
+
+
+def _rewrites(fold: Mapping[str, Any]) -> list[str]:
+    """A fold's references rewritten to its umbrella, and the reminder about the rest."""
+    done = fold.get("references_rewritten") or []
+    if not done:
+        return []
+    lines = [f"  - references rewritten to {fold['umbrella']} ({len(done)}):"]
+    lines += [
+        f"    - `{r['path']}:{r['line']}` ({r['kind']}): `{r['from']}` → `{r['to']}`"
+        for r in done[:_SHOWN]
+    ]
+    if len(done) > _SHOWN:
+        lines.append(f"    - and {len(done) - _SHOWN} more (run.json lists them all)")
+    lines.append("  - references outside this repository are not rewritten")
+    return lines
+
+
+_SHOWN = 50

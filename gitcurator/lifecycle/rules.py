@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -86,12 +86,33 @@ class Skip:
 
 
 @dataclass(frozen=True, slots=True)
+class Kept:
+    """A skill due for archiving, kept because live skills or reference files refer to it."""
+
+    name: str
+    path: str
+    reason: str
+    referrers: tuple[str, ...]  # `path:line` of each reference
+
+    def to_json(self) -> dict[str, object]:
+        """As run.json lists it under `kept`."""
+        return {
+            "skill": self.name,
+            "path": self.path,
+            "reason": self.reason,
+            "referrers": list(self.referrers),
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class LifecyclePlan:
-    """The lifecycle's verdicts at `now`: every transition, and every skill left alone."""
+    """The lifecycle's verdicts at `now`: every transition, every skill left alone, and every
+    skill kept from the archive by references to it."""
 
     now: datetime
     transitions: tuple[Transition, ...]
     skipped: tuple[Skip, ...]
+    kept: tuple[Kept, ...] = ()
 
     def names(self, after: str, before: str | None = None) -> list[str]:
         """Skills whose transition ends in `after` (and starts in `before`, if given)."""
@@ -108,11 +129,23 @@ class LifecyclePlan:
 
 
 def plan_lifecycle(
-    skills: Sequence[SkillFacts], policy: CuratorPolicy, now: datetime
+    skills: Sequence[SkillFacts],
+    policy: CuratorPolicy,
+    now: datetime,
+    referenced: Mapping[str, Sequence[Referrer]] | None = None,
 ) -> LifecyclePlan:
-    """Every transition the deterministic pass makes at `now`, and every skill it leaves be."""
+    """Every transition the deterministic pass makes at `now`, and every skill it leaves be.
+
+    `referenced` maps a skill to the live skills and reference files that refer to it: such a
+    skill is not archived (it goes stale as any other) unless `archive_referenced` is set."""
     transitions: list[Transition] = []
     skipped: list[Skip] = []
+    kept: list[Kept] = []
+    refs = (
+        {}
+        if policy.archive_referenced or not referenced
+        else _keeping(skills, policy, now, referenced)
+    )
     for skill in sorted(skills, key=lambda s: s.name):
         why_not = _exempt(skill, policy)
         if why_not:
@@ -138,8 +171,13 @@ def plan_lifecycle(
                 f"idle {idle:.0f} days ({since}), over "
                 f"archive_after_days={policy.archive_after_days:g}"
             )
-            transitions.append(Transition(skill.name, skill.path, before, ARCHIVED, reason))
-        elif idle > policy.stale_after_days:
+            referrers = tuple(refs.get(skill.name, ()))
+            if not referrers:
+                transitions.append(Transition(skill.name, skill.path, before, ARCHIVED, reason))
+                continue
+            kept.append(Kept(skill.name, skill.path, _kept_reason(reason, referrers), referrers))
+        # A kept skill is idle past stale_after_days too (archive_after_days is not smaller).
+        if idle > policy.stale_after_days:
             if before != STALE:
                 reason = (
                     f"idle {idle:.0f} days ({since}), over "
@@ -149,7 +187,56 @@ def plan_lifecycle(
         elif before == STALE:
             reason = f"active again: {since}"
             transitions.append(Transition(skill.name, skill.path, STALE, ACTIVE, reason))
-    return LifecyclePlan(now, tuple(transitions), tuple(skipped))
+    return LifecyclePlan(now, tuple(transitions), tuple(skipped), tuple(kept))
+
+
+# Who refers to a skill: (the referring skill's name, or "" for a reference file; `path:line`).
+Referrer = tuple[str, str]
+
+
+def _keeping(
+    skills: Sequence[SkillFacts],
+    policy: CuratorPolicy,
+    now: datetime,
+    referenced: Mapping[str, Sequence[Referrer]],
+) -> dict[str, tuple[str, ...]]:
+    """The skills due for archiving that references keep, each with where it is referred to.
+
+    A reference from a skill this pass archives keeps nothing: two idle skills naming each
+    other (a cycle) are both archived. So the kept are the due skills that a reference file,
+    a skill staying live, or (in turn) a kept skill refers to."""
+    due = {s.name for s in skills if _due(s, policy, now)}
+    by_source: dict[str, list[str]] = {}
+    for target in sorted(due):
+        for src, _ in referenced.get(target, ()):
+            by_source.setdefault(src, []).append(target)
+    waiting = [t for src, targets in by_source.items() if src not in due for t in targets]
+    kept: dict[str, tuple[str, ...]] = {}
+    while waiting:
+        name = waiting.pop()
+        if name not in kept:
+            kept[name] = ()
+            waiting += by_source.get(name, [])
+    for name in kept:
+        kept[name] = tuple(
+            sorted({w for src, w in referenced[name] if src not in due or src in kept})
+        )
+    return kept
+
+
+def _due(skill: SkillFacts, policy: CuratorPolicy, now: datetime) -> bool:
+    """Whether the skill would be archived, references aside."""
+    if _exempt(skill, policy):
+        return False
+    idle = idle_days(skill.last_activity_at, skill.created_at, now)
+    return idle is not None and idle > policy.archive_after_days
+
+
+def _kept_reason(reason: str, referrers: Sequence[str]) -> str:
+    shown = ", ".join(referrers[:3]) + (
+        f" and {len(referrers) - 3} more" if len(referrers) > 3 else ""
+    )
+    return f"{reason}, but referred to by {shown} (curator.archive_referenced is off)"
 
 
 def _exempt(skill: SkillFacts, policy: CuratorPolicy) -> str | None:

@@ -40,6 +40,12 @@ _RUN_BEFORE_SPAN = re.compile(r"\b(?:run|execute|invoke)\s*:?\s*$", re.I)
 
 def link_targets(body: str, first_line: int) -> list[tuple[int, str]]:
     """(line, destination) of every Markdown/HTML link and image outside code, as written."""
+    return [(first_line + body.count("\n", 0, at), dest) for at, dest in link_destinations(body)]
+
+
+def link_destinations(body: str) -> list[tuple[int, str]]:
+    """(offset, destination) of every Markdown/HTML link and image outside code: the offset
+    of the destination itself in `body` (inside `<...>` when so written), for rewriting it."""
     if "](" not in body and "]:" not in body and "<" not in body:
         return []
     doc = _body(body)
@@ -49,11 +55,30 @@ def link_targets(body: str, first_line: int) -> list[tuple[int, str]]:
     matches += [(m, 2) for m in _reference_definitions(body)]
     for match, group in matches:
         if doc.in_prose(match.start()) and not doc.in_code_span(match.start()):
-            found.append((match.start(), match.start(group), match.group(group)))
+            dest, at = match.group(group), match.start(group)
+            at += dest.startswith("<")
+            dest = dest.removeprefix("<").removesuffix(">")
+            found.append((match.start(), at, dest))
+    return [(at, dest) for _, at, dest in sorted(found)]
+
+
+def prose_code_spans(body: str) -> list[tuple[int, str]]:
+    """(offset, content) of every `inline code` span outside fenced blocks and comments."""
+    if "`" not in body:
+        return []
+    doc = _body(body)
     return [
-        (first_line + body.count("\n", 0, at), dest.removeprefix("<").removesuffix(">"))
-        for _, at, dest in sorted(found)
+        (m.start(2), m.group(2))
+        for m in _CODE_SPAN.finditer(body)
+        if "\n" not in m.group(0) and doc.in_prose(m.start())
     ]
+
+
+def in_prose(body: str, pos: int, *, code_spans: bool = False) -> bool:
+    """Whether `pos` of `body` is outside fenced code and comments (and, unless `code_spans`,
+    outside inline code too)."""
+    doc = _body(body)
+    return doc.in_prose(pos) and (code_spans or not doc.in_code_span(pos))
 
 
 @dataclass(frozen=True, slots=True)

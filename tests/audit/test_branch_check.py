@@ -107,7 +107,10 @@ def test_what_a_pass_writes_passes() -> None:
         ((_report([]), _archive()), "is not the pass's only report commit"),
         ((_umbrella(**{"pdf/c/SKILL.md": (SKILL, None)}),), "deletes pdf/c"),
         ((_umbrella(**{"pdf/pdf-tools/x.sh": (None, (b"n" * 40, 0o100755))}),), "adds pdf/pdf-t"),
-        ((_umbrella(**{"other/SKILL.md": (SKILL, HELPER)}),), "no single umbrella SKILL.md"),
+        (
+            (_umbrella(**{"other/SKILL.md": (SKILL, HELPER)}),),
+            "changes other/SKILL.md outside umbrella",
+        ),
         ((_umbrella(**{"pdf/pdf-tools/r.md": (HELPER, SKILL)}),), "edits pdf/pdf-tools/r.md"),
         ((_umbrella(), _report([])), "lists other umbrellas than the commits"),
         (

@@ -68,7 +68,7 @@ def _review(root: Path, *args: str) -> Any:
 def test_the_demo_pass_in_one_screen(demo: Path) -> None:
     out = _review(demo).out
     check_golden("review-demo.txt", _mask(out, demo))
-    assert "catalogue: 32 skills" in out and "→ 27 skills" in out
+    assert "catalogue: 32 skills" in out and "→ 28 skills" in out
     assert "docker-registry-login (devops/docker-registry-login → .archive/" in out
     assert f"accept: `gitcurator merge {DEMO_RUN}`" in out
 
@@ -76,7 +76,7 @@ def test_the_demo_pass_in_one_screen(demo: Path) -> None:
 def test_the_demo_pass_as_a_pull_request_description(demo: Path) -> None:
     out = _review(demo, "--markdown").out
     check_golden("review-demo.md", _mask(out, demo))
-    assert out.startswith(f"curator: archive 5, mark 5 stale (run {DEMO_RUN})\n")
+    assert out.startswith(f"curator: archive 4, mark 6 stale (run {DEMO_RUN})\n")
     assert "| docker-registry-login | `devops/docker-registry-login` →" in out
     assert f"`gitcurator rollback {DEMO_RUN}`" in out
 
@@ -89,16 +89,16 @@ def test_json_holds_what_the_screen_shows(demo: Path) -> None:
     assert doc["run_id"] == DEMO_RUN and doc["status"] == "pending review"
     assert doc["counts"]["before"] == run["counts"]["before"]
     assert doc["counts"]["after"] == run["counts"]["after"]
-    assert (doc["counts"]["live_before"], doc["counts"]["live_after"]) == (32, 27)
+    assert (doc["counts"]["live_before"], doc["counts"]["live_after"]) == (32, 28)
     archived = {t["skill"] for t in run["transitions"] if t["to"] == "archived"}
     assert {a["skill"] for a in doc["archived"]} == archived
     login = next(a for a in doc["archived"] if a["skill"] == "docker-registry-login")
     assert login["last_activity"] == "2026-07-23"
     lfs = next(a for a in doc["archived"] if a["skill"] == "git-lfs-migrate")
     assert lfs["last_activity"] == "never used (created 2026-05-17)"
-    assert len(doc["stale"]) == 5 and doc["umbrellas"] == [] and doc["refused"] == []
+    assert len(doc["stale"]) == 6 and doc["umbrellas"] == [] and doc["refused"] == []
     before, after = doc["catalogue"]["before"], doc["catalogue"]["after"]
-    assert (before["skills"], after["skills"]) == (32, 27)
+    assert (before["skills"], after["skills"]) == (32, 28)
     assert after["tokens"] < before["tokens"] and before["tokenizer"] == "estimate"
     assert doc["base_commit"] == run["base_commit"]
 

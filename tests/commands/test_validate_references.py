@@ -1,0 +1,48 @@
+"""`validate` warns about references to archived, absorbed or absent skills."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from support.references import committed_library, ok
+from support.repos import run_cli
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    skills = {
+        "old-skill": "Old.",
+        "live-skill": "See `old-skill`, skill:nowhere, `nowhere` and /nowhere.",
+        "git": "Git.",
+    }
+    files = {"AGENTS.md": "Load $old-skill.\nUse git and test.\n"}
+    root = committed_library(tmp_path / "lib", monkeypatch, skills, files)
+    ok(root, "archive", "old-skill")
+    return root
+
+
+def test_validate_warns_about_archived_and_absent_skills(repo: Path) -> None:
+    result = run_cli("validate", "--json", "-C", str(repo))
+    assert result.code == 0, result
+    found = [
+        (f["path"], f["line"], f["rule"])
+        for f in json.loads(result.out)["findings"]
+        if f["rule"].startswith("reference-")
+    ]
+    assert found == [
+        ("AGENTS.md", 1, "reference-archived"),
+        ("live-skill/SKILL.md", 8, "reference-absent"),
+        ("live-skill/SKILL.md", 8, "reference-archived"),
+    ]
+    text = run_cli("validate", "-C", str(repo)).out
+    assert "refers to old-skill, which is archived; restore it" in text
+    assert "refers to skill:nowhere, but no skill has that name" in text
+
+
+def test_validate_of_one_skill_warns_only_about_its_files(repo: Path) -> None:
+    result = run_cli("validate", "live-skill", "--json", "-C", str(repo))
+    rules = [(f["path"], f["rule"]) for f in json.loads(result.out)["findings"]]
+    assert ("AGENTS.md", "reference-archived") not in rules
+    assert ("live-skill/SKILL.md", "reference-archived") in rules

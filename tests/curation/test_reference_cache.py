@@ -1,0 +1,65 @@
+"""The scan's candidates cached by blob: a second scan reads no file, a damaged cache is read
+past, a dry run writes none."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from support.references import committed_library, ok
+
+from gitcurator.curation.reference_cache import tree_references
+from gitcurator.library import open_repo
+from gitcurator.skills.document import find_skills
+from gitcurator.statefiles import REFERENCES_CACHE
+from gitcurator.store import ObjectID
+
+SKILLS = {"pdf-forms": "Forms.", "pdf-merge": "Merge; see `pdf-forms`."}
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    return committed_library(
+        tmp_path / "lib", monkeypatch, SKILLS, {"AGENTS.md": "Use /pdf-merge.\n"}
+    )
+
+
+def _scan(repo: Path) -> tuple[list[str], int]:
+    """Who refers to what, and how many blobs the scan read."""
+    with open_repo(repo) as lib:
+        reads = 0
+        original = lib.store.read_blob
+
+        def counting(sha: ObjectID) -> bytes:
+            nonlocal reads
+            reads += 1
+            return original(sha)
+
+        lib.store.read_blob = counting  # type: ignore[method-assign]
+        entries = lib.store.head_entries()
+        graph = tree_references(lib.store, lib.config, entries, find_skills(entries), {})
+    return [f"{r.source}->{r.target}" for r in graph.references], reads
+
+
+def _cache(repo: Path) -> Path:
+    return repo / ".git/gitcurator" / REFERENCES_CACHE
+
+
+def test_a_second_scan_reads_nothing_and_a_damaged_cache_is_read_past(repo: Path) -> None:
+    first, reads = _scan(repo)
+    assert first == ["AGENTS.md->pdf-merge", "pdf-merge->pdf-forms"] and reads == 3
+    assert _scan(repo) == (first, 0)
+    header, _, text = _cache(repo).read_text().partition("\n")
+    edited = json.dumps({key: [["backticks", 7, "x"]] for key in json.loads(text)})
+    _cache(repo).write_text(f"{header}\n{edited}")
+    assert _scan(repo) == (first, 3)
+    _cache(repo).write_text("{truncated")
+    assert _scan(repo) == (first, 3)
+
+
+def test_a_dry_run_writes_no_cache_and_refs_does(repo: Path) -> None:
+    ok(repo, "run", "--dry-run")
+    assert not _cache(repo).exists()
+    ok(repo, "refs", "pdf-forms")
+    assert _cache(repo).exists()

@@ -1,0 +1,57 @@
+"""References to folded skills rewritten to the umbrella, each in its form."""
+
+from __future__ import annotations
+
+import pytest
+
+from gitcurator.references.rewrite import Renames, rewrite_references
+
+RENAMES = Renames(
+    names={"pdf-forms": "pdf-tools", "pdf-fill": "pdf-tools"},
+    folders={"docs/pdf-forms": "pdf-forms", "docs/pdf-fill": "pdf-fill"},
+    home="docs/pdf-tools",
+)
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "expected"),
+    [
+        ("AGENTS.md", "Use `pdf-forms`.", "Use `pdf-tools`."),
+        (
+            "AGENTS.md",
+            "skill:pdf-fill, /pdf-forms, $pdf-fill",
+            "skill:pdf-tools, /pdf-tools, $pdf-tools",
+        ),
+        ("AGENTS.md", "the pdf-forms skill", "the pdf-tools skill"),
+        ("AGENTS.md", "[f](docs/pdf-forms/SKILL.md#x)", "[f](docs/pdf-tools/SKILL.md#x)"),
+        ("AGENTS.md", "[f](docs/pdf-forms/)", "[f](docs/pdf-tools/)"),
+        ("AGENTS.md", "[f](<docs/pdf-forms>)", "[f](<docs/pdf-tools>)"),
+        (
+            "docs/other/SKILL.md",
+            "[s](../pdf-fill/scripts/fill.py) [r](../pdf-fill/guide.md)",
+            "[s](../pdf-tools/scripts/pdf-fill/fill.py) "
+            "[r](../pdf-tools/references/pdf-fill/guide.md)",
+        ),
+        # Untouched: plain words, code blocks, other names, URLs, links elsewhere.
+        (
+            "AGENTS.md",
+            "forms and pdf\n```\n`pdf-forms`\n```\n",
+            "forms and pdf\n```\n`pdf-forms`\n```\n",
+        ),
+        ("AGENTS.md", "`pdf-formsx` https://x/pdf-forms [o](docs/other/SKILL.md)", None),
+    ],
+)
+def test_rewrite(path: str, text: str, expected: str | None) -> None:
+    new, done = rewrite_references(text, path, RENAMES)
+    assert new == (text if expected is None else expected)
+    assert bool(done) == (new != text)
+
+
+def test_each_rewrite_is_listed_with_its_line_and_a_second_pass_changes_nothing() -> None:
+    text = "# Notes\n\nUse `pdf-forms`\nand [it](docs/pdf-fill/SKILL.md).\n"
+    new, done = rewrite_references(text, "AGENTS.md", RENAMES)
+    assert [d.describe() for d in done] == [
+        "AGENTS.md:3 (backticks): pdf-forms -> pdf-tools",
+        "AGENTS.md:4 (link): docs/pdf-fill/SKILL.md -> docs/pdf-tools/SKILL.md",
+    ]
+    assert rewrite_references(new, "AGENTS.md", RENAMES) == (new, [])
