@@ -1,0 +1,6 @@
+"""Skills from upstream: bringing a source's new version of a skill into the library.
+
+Pure here: the three-way merge of one text file (`text_merge`, on `line_diff`), of a skill
+folder (`folder_merge`) and the `npx skills` project lock (`skills_lock`); they take bytes
+and return data. May import the standard library and gitcurator.errors only.
+"""
