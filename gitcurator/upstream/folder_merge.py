@@ -1,0 +1,211 @@
+"""A three-way merge of one skill folder, file by file: base, ours (the library), theirs (upstream).
+
+A file changed on one side only takes that side; changed on both, text is merged line by line
+(`text_merge`) and anything else conflicts unless both made the same change. A file
+upstream renamed (deleted at one path, added at another with the same or a similar content)
+carries the local edits of its old path to the new one. Nothing is ever dropped: in a
+conflict the merged folder keeps the local version (or the modified one, when the other side
+deleted it), with conflict markers in text. Symlinks are data here: their content is the
+link target, never followed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from gitcurator.upstream.folder_renames import find_renames
+from gitcurator.upstream.text_merge import merge_text
+
+REGULAR = 0o100644
+EXECUTABLE = 0o100755
+SYMLINK = 0o120000
+LABELS = ("local", "base", "upstream")
+
+ConflictKind = Literal["content", "binary", "modify/delete", "add/add", "mode", "rename"]
+
+
+@dataclass(frozen=True, slots=True)
+class FileEntry:
+    """One file of a skill folder: its bytes (a symlink's target) and its git mode."""
+
+    content: bytes
+    mode: int = REGULAR
+
+    @property
+    def is_symlink(self) -> bool:
+        """True for a symbolic link (mode 120000)."""
+        return self.mode == SYMLINK
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """A path the merge could not settle, what kind of clash it is and why."""
+
+    path: str
+    kind: ConflictKind
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class FolderMerge:
+    """The merged folder, its conflicts, the paths upstream changed, and the renames followed."""
+
+    files: dict[str, FileEntry]
+    conflicts: tuple[Conflict, ...]
+    changed_upstream: tuple[str, ...]
+    renames: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def clean(self) -> bool:
+        """True when nothing conflicted: the folder can be committed as it is."""
+        return not self.conflicts
+
+
+def is_binary(content: bytes) -> bool:
+    """Binary as git decides it: a NUL byte in the first 8000 bytes."""
+    return b"\0" in content[:8000]
+
+
+def merge_folder(
+    base: Mapping[str, FileEntry],
+    ours: Mapping[str, FileEntry],
+    theirs: Mapping[str, FileEntry],
+) -> FolderMerge:
+    """Merge a skill folder three-way; paths are posix, relative to the folder."""
+    renames = find_renames(
+        {p: e.content for p, e in base.items() if p not in theirs},
+        {p: e.content for p, e in theirs.items() if p not in base},
+    )
+    files: dict[str, FileEntry] = {}
+    conflicts: list[Conflict] = []
+    settled: set[str] = set()
+    for old, new in renames:
+        settled |= {old, new}
+        _merge_rename(old, new, base[old], ours, theirs[new], files, conflicts)
+    for path in sorted((set(base) | set(ours) | set(theirs)) - settled):
+        entry, conflict = merge_entry(path, base.get(path), ours.get(path), theirs.get(path))
+        if entry is not None:
+            files[path] = entry
+        if conflict is not None:
+            conflicts.append(conflict)
+    changed = sorted(p for p in set(base) | set(theirs) if base.get(p) != theirs.get(p))
+    return FolderMerge(
+        dict(sorted(files.items())),
+        tuple(sorted(conflicts, key=lambda c: c.path)),
+        tuple(changed),
+        tuple(renames),
+    )
+
+
+def _merge_rename(
+    old: str,
+    new: str,
+    base: FileEntry,
+    ours: Mapping[str, FileEntry],
+    theirs: FileEntry,
+    files: dict[str, FileEntry],
+    conflicts: list[Conflict],
+) -> None:
+    """Upstream moved `old` to `new`: the local version of `old` is merged in at `new`."""
+    mine = ours.get(old)
+    if new in ours:
+        # The new path is taken locally too: each path merges on its own (add/add at `new`).
+        for path, was, now in ((old, base, None), (new, None, theirs)):
+            entry, conflict = merge_entry(path, was, ours.get(path), now)
+            if entry is not None:
+                files[path] = entry
+            if conflict is not None:
+                conflicts.append(conflict)
+        return
+    if mine is None:
+        files[new] = theirs
+        why = f"upstream renamed {old} to {new}, which was deleted locally; kept upstream's {new}"
+        conflicts.append(Conflict(new, "rename", why))
+        return
+    entry, conflict = merge_entry(new, base, mine, theirs)
+    if entry is not None:
+        files[new] = entry
+    if conflict is not None:
+        conflicts.append(Conflict(new, conflict.kind, f"{conflict.message} (renamed from {old})"))
+
+
+def merge_entry(
+    path: str, base: FileEntry | None, ours: FileEntry | None, theirs: FileEntry | None
+) -> tuple[FileEntry | None, Conflict | None]:
+    """One path three-way: the entry to keep (None: absent) and the conflict, if any."""
+    if ours == theirs:
+        return ours, None
+    if ours == base:
+        return theirs, None
+    if theirs == base:
+        return ours, None
+    if base is None:
+        return _both_added(path, ours, theirs)
+    if ours is None or theirs is None:
+        kept = theirs if ours is None else ours
+        side = "locally" if ours is None else "upstream"
+        other = "upstream" if ours is None else "locally"
+        why = f"{path} was deleted {side} and changed {other}; kept the changed file"
+        return kept, Conflict(path, "modify/delete", why)
+    return _both_changed(path, base, ours, theirs)
+
+
+def _both_added(
+    path: str, ours: FileEntry | None, theirs: FileEntry | None
+) -> tuple[FileEntry | None, Conflict | None]:
+    assert ours is not None and theirs is not None  # one side absent is settled by the caller
+    if ours.content == theirs.content:
+        why = f"{path} was added on both sides with modes {ours.mode:o} and {theirs.mode:o}"
+        return ours, Conflict(path, "mode", why + "; kept the local mode")
+    why = f"{path} was added on both sides with different content"
+    if _mergeable(ours, theirs):
+        merged = merge_text(b"", ours.content, theirs.content, LABELS)
+        return FileEntry(merged.content, ours.mode), Conflict(path, "add/add", why)
+    return ours, Conflict(path, "add/add", why + "; kept the local file")
+
+
+def _both_changed(
+    path: str, base: FileEntry, ours: FileEntry, theirs: FileEntry
+) -> tuple[FileEntry | None, Conflict | None]:
+    mode, mode_clash = _merge_mode(base.mode, ours.mode, theirs.mode)
+    if mode_clash or ours.is_symlink != theirs.is_symlink:
+        # One side made it a link (or a file again) and the other changed it otherwise.
+        return _mode_conflict(path, ours, theirs)
+    if base.content in (ours.content, theirs.content) or ours.content == theirs.content:
+        content = theirs.content if ours.content == base.content else ours.content
+        return FileEntry(content, mode), None
+    if ours.is_symlink:
+        why = f"{path} is a symlink retargeted differently on both sides; kept the local target"
+        return ours, Conflict(path, "content", why)
+    if any(is_binary(e.content) for e in (base, ours, theirs)) or base.is_symlink:
+        why = f"{path} is binary and was changed on both sides; kept the local file"
+        return ours, Conflict(path, "binary", why)
+    merged = merge_text(base.content, ours.content, theirs.content, LABELS)
+    entry = FileEntry(merged.content, mode)
+    if merged.conflicts:
+        blocks = "block" if merged.conflicts == 1 else "blocks"
+        why = f"{path} was changed on both sides in the same lines ({merged.conflicts} {blocks})"
+        return entry, Conflict(path, "content", why)
+    return entry, None
+
+
+def _merge_mode(base: int, ours: int, theirs: int) -> tuple[int, bool]:
+    if ours in (base, theirs):
+        return theirs, False
+    if theirs == base:
+        return ours, False
+    return ours, True
+
+
+def _mode_conflict(path: str, ours: FileEntry, theirs: FileEntry) -> tuple[FileEntry, Conflict]:
+    why = (
+        f"{path} changed mode or type on both sides (local {ours.mode:o}, upstream "
+        f"{theirs.mode:o}); kept the local file"
+    )
+    return ours, Conflict(path, "mode", why)
+
+
+def _mergeable(*entries: FileEntry) -> bool:
+    return not any(e.is_symlink or is_binary(e.content) for e in entries)

@@ -1,0 +1,94 @@
+"""Entries of a skill folder that must not be written into a library: paths that climb out or
+into `.git`, and symlinks whose target leaves the folder.
+
+Checked on the data alone (nothing is resolved on disk): a folder from a source is hostile
+until shown otherwise, and the command refuses it with these reasons before writing anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from gitcurator.upstream.folder_merge import EXECUTABLE, REGULAR, SYMLINK, FileEntry
+
+MODES = {REGULAR, EXECUTABLE, SYMLINK}
+# As the system's own bound on symlinks followed in one lookup (Linux: 40).
+MAX_LINK_DEPTH = 40
+
+
+def unsafe_entries(files: Mapping[str, FileEntry]) -> list[str]:
+    """The paths of `files` (relative to the skill folder) that are unsafe to write, sorted."""
+    return sorted(p for p, entry in files.items() if unsafe_reason(p, entry, files) is not None)
+
+
+def unsafe_reason(
+    path: str, entry: FileEntry, files: Mapping[str, FileEntry] | None = None
+) -> str | None:
+    """Why `path` must not be written (one line naming it), or None when it is safe. With the
+    whole folder as `files`, a symlink's target is resolved through the folder's other links."""
+    problem = _path_problem(path)
+    if problem:
+        return f"{path!r}: {problem}"
+    if entry.mode not in MODES:
+        kind = "a submodule" if entry.mode == 0o160000 else f"mode {entry.mode:o}"
+        return f"{path}: {kind}, not a file or a symlink"
+    if entry.is_symlink:
+        target = entry.content.decode("utf-8", errors="surrogateescape")
+        problem = _target_problem(path, target, files)
+        if problem:
+            return f"{path}: a symlink to {target!r}, {problem}"
+    return None
+
+
+def _path_problem(path: str) -> str | None:
+    if not path or "\0" in path or "\\" in path:
+        return "an empty name, a NUL or a backslash in the path"
+    if path.startswith("/"):
+        return "an absolute path"
+    parts = path.split("/")
+    if any(part in ("", ".", "..") for part in parts):
+        return "a path with an empty, '.' or '..' part"
+    if any(part.lower() == ".git" for part in parts):
+        return "a path inside a .git folder"
+    return None
+
+
+def _target_problem(path: str, target: str, files: Mapping[str, FileEntry] | None) -> str | None:
+    if not target or "\0" in target:
+        return "an empty or NUL target"
+    if target.startswith("/"):
+        return "an absolute target"
+    resolved = _resolve(path.split("/")[:-1], target, files or {}, 0)
+    if resolved is None:
+        return "outside the skill folder (or through too many links)"
+    if not resolved or any(part.lower() == ".git" for part in resolved):
+        return "to the skill folder itself or into .git"
+    return None
+
+
+def _resolve(
+    folder: list[str], target: str, files: Mapping[str, FileEntry], depth: int
+) -> list[str] | None:
+    """The folder parts `target` leads to from `folder`, following the folder's own links as
+    the system would (a `..` after a link climbs from where the link points); None if it
+    climbs out of the folder."""
+    if depth > MAX_LINK_DEPTH or target.startswith("/"):
+        return None
+    parts = list(folder)
+    for part in target.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not parts:
+                return None
+            parts.pop()
+            continue
+        parts.append(part)
+        link = files.get("/".join(parts))
+        if link is not None and link.is_symlink:
+            inner = link.content.decode("utf-8", errors="surrogateescape")
+            found = _resolve(parts[:-1], inner, files, depth + 1)
+            if found is None:
+                return None
+            parts = found
+    return parts
