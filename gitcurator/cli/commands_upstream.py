@@ -66,3 +66,24 @@ def outdated(start: Path, as_json: bool) -> int:
     from gitcurator.commands.outdated import outdated as run
 
     return emit(run(start), as_json=as_json)
+
+
+@cli.command()
+@click.argument("names", nargs=-1, metavar="[NAME]...")
+@click.option("--dry-run", is_flag=True, help="Show what would be merged; change nothing.")
+@json_option
+@repo_option
+def update(start: Path, names: tuple[str, ...], dry_run: bool, as_json: bool) -> int:
+    """Merge upstream changes, keeping local edits.
+
+    Three-way, file by file: base = the skill at the recorded source commit, ours = the
+    library's folder, theirs = the source's new version. Clean: one commit per source on the
+    default branch. Any conflict: the default branch is untouched, the merged result (with
+    conflict markers) goes to a review branch update/RUN and the command exits 1 naming the
+    files; fix them there and take it with `gitcurator merge update/RUN`.
+
+    Example: gitcurator update pdf --dry-run
+    """
+    from gitcurator.commands.update import update as run
+
+    return emit(run(start, names, dry_run=dry_run), as_json=as_json)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from gitcurator.audit import trailers
 from gitcurator.commands.moves import commit_move, library_prefix, tip_of
+from gitcurator.commands.upstream_lock import lock_updater
 from gitcurator.commands.upstream_sources import (
     Offered,
     library_skills,
@@ -35,6 +36,7 @@ from gitcurator.store.diff import Entry
 from gitcurator.store.index import stored_tree
 from gitcurator.store.objects import LINK_MODE
 from gitcurator.store.repository import Store
+from gitcurator.upstream.folder_merge import FileEntry
 from gitcurator.upstream.provenance import Provenance, source_trailer
 from gitcurator.upstream.rename import renamed_skill_md
 from gitcurator.upstream.source_spec import shown_source
@@ -55,41 +57,66 @@ def add(
     shown = shown_source(url)
     with open_repo(start) as repo:
         store = repo.store
+        fresh = not source_fetch.is_fetched(store, url, ref)
         tip = source_fetch.fetch_source(store, url, ref, shown)
-        offered = offered_skills(store, tip.tree, path, shown)
-        if not names:
-            return _listing(shown, source, tip.commit.decode(), offered)
-        chosen = _choose(offered, names, shown)
-        library = tip_of(repo)
-        taken = library_skills(library.skills)
-        prefix = library_prefix(repo)
-        edits: list[tuple[str, Entry | None]] = []
-        added: dict[str, Provenance] = {}
-        for name, offer in chosen.items():
-            target = as_name or name
-            if not is_skill_name(target):
-                raise UsageError(f"--as {target!r} {not_a_name_reason(target)}")
-            if target in taken:
-                raise CuratorError(
-                    f"the library already has a skill named {target} ({taken[target].folder}); "
-                    f"nothing was changed. Add it under another name: `gitcurator add {source} "
-                    f"{name} --as NEW-NAME`"
-                )
-            entries = skill_entries(store, tip.tree, offer.folder) or {}
-            refuse_unsafe(store, shown, offer.folder, entries)
-            folder = prefix + target
-            for rel, entry in sorted(entries.items()):
-                if target != name and rel == posixpath.basename(_skill_md(entries)):
-                    entry = _renamed(store, entry, target)
-                edits.append((f"{folder}/{rel}", entry))
-            added[target] = Provenance(url, offer.folder, ref, tip.commit.decode())
-        new_tree = trees.replace_paths(store, library.tree, edits)
-        folders = [prefix + t for t in added]
-        _validate(repo, new_tree, folders, shown)
-        message = _message(shown, tip.commit.decode(), added)
-        moved = commit_move(repo, library, new_tree, message, "add skills", folders)
-        source_fetch.keep_commit(store, url, ref, tip.commit)
-        notes = record_sources(repo, added, f"origin hub: {', '.join(sorted(added))}")
+        try:
+            offered = offered_skills(store, tip.tree, path, shown)
+            if not names:
+                if fresh:
+                    source_fetch.forget_source(store, url, ref)
+                return _listing(shown, source, tip.commit.decode(), offered)
+            return _add(repo, source, url, shown, tip, offered, names, ref, as_name)
+        except CuratorError:
+            # Nothing was added: what was fetched for it is not kept reachable either.
+            if fresh:
+                source_fetch.forget_source(store, url, ref)
+            raise
+
+
+def _add(
+    repo: SkillsRepo,
+    source: str,
+    url: str,
+    shown: str,
+    tip: source_fetch.SourceTip,
+    offered: list[Offered],
+    names: Sequence[str],
+    ref: str | None,
+    as_name: str | None,
+) -> Result:
+    store = repo.store
+    chosen = _choose(offered, names, shown)
+    library = tip_of(repo)
+    taken = library_skills(library.skills)
+    prefix = library_prefix(repo)
+    edits: list[tuple[str, Entry | None]] = []
+    added: dict[str, Provenance] = {}
+    for name, offer in chosen.items():
+        target = as_name or name
+        if not is_skill_name(target):
+            raise UsageError(f"--as {target!r} {not_a_name_reason(target)}")
+        if target in taken:
+            raise CuratorError(
+                f"the library already has a skill named {target} ({taken[target].folder}); "
+                f"nothing was changed. Add it under another name: `gitcurator add {source} "
+                f"{name} --as NEW-NAME`"
+            )
+        entries = skill_entries(store, tip.tree, offer.folder) or {}
+        refuse_unsafe(store, shown, offer.folder, entries)
+        folder = prefix + target
+        for rel, entry in sorted(entries.items()):
+            if target != name and rel == posixpath.basename(_skill_md(entries)):
+                entry = _renamed(store, entry, target)
+            edits.append((f"{folder}/{rel}", entry))
+        added[target] = Provenance(url, offer.folder, ref, tip.commit.decode())
+    new_tree = trees.replace_paths(store, library.tree, edits)
+    folders = [prefix + t for t in added]
+    new_tree = lock_updater(repo)(new_tree, _folders(store, new_tree, folders))
+    _validate(repo, new_tree, folders, shown)
+    message = _message(shown, tip.commit.decode(), added)
+    moved = commit_move(repo, library, new_tree, message, "add skills", folders)
+    source_fetch.keep_commit(store, url, ref, tip.commit)
+    notes = record_sources(repo, added, f"origin hub: {', '.join(sorted(added))}")
     lines = [
         f"added {plural(len(added), 'skill')} from {shown} ({tip.commit.decode()[:7]}): "
         f"{name_list(sorted(added), 10)}",
@@ -105,6 +132,16 @@ def add(
         "library_commit": moved.commit,
     }
     return Result(text="\n".join(lines), doc=doc, notes=(*moved.notes, *notes))
+
+
+def _folders(store: Store, tree: TreeId, folders: list[str]) -> dict[str, dict[str, FileEntry]]:
+    """name -> the files of each added folder, for the lock's hash."""
+    found = {}
+    for folder in folders:
+        entries = source_fetch.folder_entries(store, tree, folder) or {}
+        files = source_fetch.folder_files(store, entries)
+        found[posixpath.basename(folder)] = {p: FileEntry(c, m) for p, (c, m) in files.items()}
+    return found
 
 
 def _listing(shown: str, source: str, commit: str, offered: list[Offered]) -> Result:

@@ -15,6 +15,7 @@ from typing import Any
 
 from gitcurator.audit import trail, trailers
 from gitcurator.audit.passes import BRANCH_PREFIX, run_order
+from gitcurator.commands.merge_update import is_update_branch, merge_update
 from gitcurator.commands.moves import record_archives
 from gitcurator.curation.branch_verify import check_branch
 from gitcurator.errors import JSON_READ_ERRORS, CuratorError
@@ -53,7 +54,11 @@ class MergeResult:
 
 
 def merge(start: Path, run: str | None) -> Result:
-    """Merge the pass `run` (default: the newest one not merged yet) into the default branch."""
+    """Merge the pass `run` (default: the newest one not merged yet) into the default branch;
+    an update branch (`update/<run-id>`) is taken by `merge_update`."""
+    if is_update_branch(start, run):
+        assert run is not None
+        return merge_update(start, run)
     with open_repo(start) as repo:
         store = repo.store
         result = merge_run(store, run)

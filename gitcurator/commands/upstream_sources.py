@@ -15,12 +15,14 @@ from gitcurator.skills.document import SkillLocation, SkillParseError, find_skil
 from gitcurator.skills.identity import identity
 from gitcurator.store import source_fetch
 from gitcurator.store.diff import Entry
+from gitcurator.store.objects import GITLINK_MODE, LINK_MODE
 from gitcurator.store.remote_url import check_location
 from gitcurator.store.repository import Store
 from gitcurator.telemetry import ledger
 from gitcurator.telemetry.records import Stamped, UsageRecord
 from gitcurator.timeutil import format_time, utc_now
-from gitcurator.upstream.intake import Incoming, intake_problems
+from gitcurator.upstream.folder_merge import FileEntry
+from gitcurator.upstream.intake import intake_problems
 from gitcurator.upstream.provenance import Provenance, from_value
 from gitcurator.upstream.source_spec import expand_source, is_path
 
@@ -74,13 +76,17 @@ def skill_entries(store: Store, tree: bytes, folder: str) -> dict[str, Entry] | 
 
 
 def refuse_unsafe(store: Store, shown: str, folder: str, entries: Mapping[str, Entry]) -> None:
-    """Refuse (nothing changed) an upstream folder holding a submodule, a path git refuses or
-    a file over the size limit."""
-    incoming = {
-        p: Incoming(0 if mode == 0o160000 else source_fetch.blob_size(store, sha), mode)
-        for p, (sha, mode) in entries.items()
-    }
-    problems = intake_problems(folder, incoming)
+    """Refuse (nothing changed) an upstream folder holding a submodule, a path git refuses,
+    a symlink leaving it or a file over the size limit."""
+    files: dict[str, FileEntry] = {}
+    sizes: dict[str, int] = {}
+    for path, (sha, mode) in entries.items():
+        if mode == GITLINK_MODE:
+            files[path] = FileEntry(b"", mode)
+            continue
+        sizes[path] = source_fetch.blob_size(store, sha)
+        files[path] = FileEntry(store.read_blob(sha) if mode == LINK_MODE else b"", mode)
+    problems = intake_problems(folder, files, sizes)
     if problems:
         raise CuratorError(
             f"refusing {folder} of {shown}: " + "; ".join(problems) + "; nothing was changed"

@@ -13,7 +13,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from gitcurator.commands.moves import Tip, tip_of
-from gitcurator.commands.upstream_lock import lock_sources
+from gitcurator.commands.upstream_lock import lock_sources, resolve_lock_source
 from gitcurator.commands.upstream_sources import hub_sources, library_skills
 from gitcurator.errors import CuratorError
 from gitcurator.library import SkillsRepo
@@ -79,8 +79,7 @@ def load_followed(
     library = tip_of(repo)
     skills = library_skills(library.skills)
     sources = hub_sources(repo)
-    locked, lock_notes = lock_sources(repo, library, sources)
-    del lock_notes
+    locked = lock_sources(repo, library, sources)
     followed_names = sorted(sources.keys() | locked.keys())
     unknown = [n for n in names if n not in followed_names]
     if unknown:
@@ -104,6 +103,11 @@ def load_followed(
         live = loc is not None and not loc.archived
         ours = _entries(store, library.tree, loc.folder) if live and loc else None
         fetched = tips[key]
+        if name not in sources and not isinstance(fetched, str):
+            try:
+                prov = resolve_lock_source(repo, library, name, prov, fetched)
+            except CuratorError as exc:
+                fetched = str(exc)
         if isinstance(fetched, str):
             base = _at(store, prov.commit, prov.path, name, store_renames)
             found.append(

@@ -18,7 +18,7 @@ from gitcurator.errors import CuratorError
 from gitcurator.store.commits import load_commit
 from gitcurator.store.diff import Entry
 from gitcurator.store.paths import git_path, text_path
-from gitcurator.store.refs import move_ref, ref_value, set_ref
+from gitcurator.store.refs import delete_ref, move_ref, ref_value, set_ref
 from gitcurator.store.remote import Remote, RemoteError
 from gitcurator.store.stale_locks import clears_stale_object_locks
 from gitcurator.store.transport import Connection
@@ -80,6 +80,16 @@ def _peel(store: Store, sha: ObjectID) -> ObjectID:
             break
         sha = target[1]
     raise CuratorError(f"{sha.decode()[:12]} does not name a commit")
+
+
+def is_fetched(store: Store, url: str, ref: str | None) -> bool:
+    """Has (url, ref) been fetched before (its side ref exists)?"""
+    return ref_value(store, side_ref(url, ref)) is not None
+
+
+def forget_source(store: Store, url: str, ref: str | None) -> None:
+    """Drop the side ref of (url, ref): nothing taken from it needs its objects."""
+    delete_ref(store, side_ref(url, ref))
 
 
 def keep_commit(store: Store, url: str, ref: str | None, commit: ObjectID) -> None:
@@ -154,7 +164,9 @@ __all__ = [
     "fetch_source",
     "folder_entries",
     "folder_files",
+    "forget_source",
     "has_commit",
+    "is_fetched",
     "keep_commit",
     "store_blob",
 ]

@@ -1,46 +1,36 @@
-"""What a skill folder from upstream may hold before it is copied into a library (pure).
+"""What a skill folder from upstream may bring into a library (pure): the entries
+`folder_safety` refuses (paths that climb out or into `.git`, submodules, symlinks leaving the
+folder), and files too big for a skill.
 
-A source is anyone's repository: its tree may carry a submodule (a commit of another
-repository, which a copy cannot hold), a path git itself would refuse (`..`, `.git`), or a
-file too big for a skill. Symlinks leaving the skill and the skill's own rules are
-`skills.check_skill`'s: the copy is validated as a whole before anything is committed.
+The copy is validated as a whole (`skills.check_tree`) before anything is committed; this is
+what must be refused before a file is even written into the object store's trees.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
-GITLINK_MODE = 0o160000
+from gitcurator.upstream.folder_merge import FileEntry
+from gitcurator.upstream.folder_safety import unsafe_reason
+
 # A skill is text an agent reads, plus small scripts and assets; larger is data.
 MAX_FILE_BYTES = 10 * 1024 * 1024
-_BAD_PARTS = ("", ".", "..", ".git")
 
 
-@dataclass(frozen=True, slots=True)
-class Incoming:
-    """One entry of an upstream skill folder: its size in bytes and git mode."""
-
-    size: int
-    mode: int
-
-
-def intake_problems(folder: str, entries: Mapping[str, Incoming]) -> list[str]:
-    """Why the upstream folder `folder` cannot be copied as it is, one line per entry (paths
-    relative to the folder); empty when it can."""
+def intake_problems(
+    folder: str, entries: Mapping[str, FileEntry], sizes: Mapping[str, int]
+) -> list[str]:
+    """Why the upstream `folder` cannot be copied as it is, one line per entry (paths relative
+    to it; a symlink's `content` is its target, other contents are not looked at); empty when
+    it can."""
     problems = []
     for path, entry in sorted(entries.items()):
-        parts = path.split("/")
-        if any(p.lower() in _BAD_PARTS for p in parts) or "\\" in path:
-            problems.append(f"{folder}/{path}: a path git refuses ('..', '.git' or empty parts)")
-        elif entry.mode == GITLINK_MODE:
+        reason = unsafe_reason(path, entry, entries)
+        if reason is not None:
+            problems.append(f"{folder}/{reason}")
+        elif sizes.get(path, 0) > MAX_FILE_BYTES:
             problems.append(
-                f"{folder}/{path}: a submodule (a commit of another repository), which a copied "
-                "skill cannot hold; ask the source to vendor its files"
-            )
-        elif entry.size > MAX_FILE_BYTES:
-            problems.append(
-                f"{folder}/{path}: {_mb(entry.size)}, over the {_mb(MAX_FILE_BYTES)} a skill's "
+                f"{folder}/{path}: {_mb(sizes[path])}, over the {_mb(MAX_FILE_BYTES)} a skill's "
                 "file may be (keep data out of skills)"
             )
     return problems

@@ -39,7 +39,7 @@ def make_source(
 ) -> Path:
     """A work-tree repository (the upstream) holding skills under `sub`/, one commit."""
     source = tmp_path / "upstream"
-    source.mkdir()
+    source.mkdir(parents=True)
     git("init", "--quiet", "-b", "main", cwd=source)
     for name in names:
         write_skill(source / sub, name, body=skill_text(name, default_lines(name)))

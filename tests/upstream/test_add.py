@@ -67,3 +67,79 @@ def test_over_git_daemon(tmp_path: Path) -> None:
         result = run_cli("add", f"{base}/skills.git", "xlsx", "-C", str(lib))
     assert result.code == 0, result
     assert (lib / "xlsx/SKILL.md").is_file()
+
+
+def _hostile(tmp_path: Path) -> tuple[Path, Path]:
+    source, lib = make_source(tmp_path, ("pdf", "links", "big", "sub")), make_library(tmp_path)
+    (source / "skills/links/secret").symlink_to("../../../etc/passwd")
+    (source / "skills/big/data.bin").write_bytes(b"\0" * (100 * 1024 * 1024))
+    commit_all(source, "hostile")
+    # A submodule: a gitlink entry in the tree, as `git submodule add` records it.
+    sha = head(source)
+    git("update-index", "--add", "--cacheinfo", f"160000,{sha},skills/sub/vendor", cwd=source)
+    git("commit", "--quiet", "-m", "submodule", cwd=source)
+    return source, lib
+
+
+def test_hostile_sources_are_refused_and_nothing_changes(tmp_path: Path) -> None:
+    source, lib = _hostile(tmp_path)
+    before = head(lib)
+    link = run_cli("add", str(source), "links", "-C", str(lib))
+    assert link.code == 1 and "links/secret" in link.err and "nothing was changed" in link.err
+    big = run_cli("add", str(source), "big", "-C", str(lib))
+    assert big.code == 1 and "100.0 MB" in big.err and "10.0 MB" in big.err
+    sub = run_cli("add", str(source), "sub", "-C", str(lib))
+    assert sub.code == 1 and "submodule" in sub.err
+    assert head(lib) == before
+    assert not (lib / "links").exists() and not (lib / "big").exists()
+    assert git("status", "--porcelain", cwd=lib).stdout == ""
+    assert run_cli("add", str(source), "pdf", "-C", str(lib)).code == 0
+
+
+def test_names_that_are_not_skill_names_and_unknown_names(tmp_path: Path) -> None:
+    source, lib = make_source(tmp_path), make_library(tmp_path)
+    unknown = run_cli("add", str(source), "nope", "-C", str(lib))
+    assert unknown.code == 1 and "offers no skill named nope" in unknown.err
+    for bad in ("../x", ".git", "a/b"):
+        result = run_cli("add", str(source), "pdf", "--as", bad, "-C", str(lib))
+        assert result.code == 2, (bad, result)
+    assert run_cli("add", str(source), "pdf", "xlsx", "--as", "z", "-C", str(lib)).code == 2
+
+
+def test_a_dirty_work_tree_in_the_way_is_refused(tmp_path: Path) -> None:
+    source, lib = make_source(tmp_path), make_library(tmp_path)
+    (lib / "pdf").mkdir()
+    (lib / "pdf/SKILL.md").write_text("mine, untracked\n")
+    result = run_cli("add", str(source), "pdf", "-C", str(lib))
+    assert result.code == 1 and "untracked" in result.err, result
+    assert (lib / "pdf/SKILL.md").read_text() == "mine, untracked\n"
+
+
+def test_a_skill_failing_validation_is_refused_with_the_findings(tmp_path: Path) -> None:
+    source, lib = make_source(tmp_path), make_library(tmp_path)
+    (source / "skills/pdf/SKILL.md").write_text("---\nname: pdf\n---\nno description\n")
+    commit_all(source, "broken")
+    result = run_cli("add", str(source), "pdf", "-C", str(lib))
+    assert result.code == 1 and "pdf/SKILL.md" in result.err and "nothing was changed" in result.err
+
+
+def test_shorthand_and_local_paths_are_told_apart(tmp_path: Path) -> None:
+    from gitcurator.upstream.source_spec import expand_source, is_path, shown_source
+
+    assert expand_source("anthropics/skills") == "https://github.com/anthropics/skills.git"
+    assert shown_source("https://github.com/anthropics/skills.git") == "anthropics/skills"
+    assert is_path("./anthropics/skills") and is_path("../x") and is_path("/abs/path")
+    assert not is_path("anthropics/skills") and not is_path("git@github.com:a/b.git")
+    make_source(tmp_path)
+    lib = make_library(tmp_path)
+    result = run_cli("add", "./upstream", "pdf", "-C", str(lib), cwd=tmp_path)
+    assert result.code == 0, result
+
+
+def test_git_log_reads_every_commit_and_trailer(tmp_path: Path) -> None:
+    source, lib = make_source(tmp_path), make_library(tmp_path)
+    assert run_cli("add", str(source), "pdf", "xlsx", "-C", str(lib)).code == 0
+    out = git("log", "-1", "--format=%(trailers:key=Skill-Source,valueonly)", cwd=lib).stdout
+    assert len([ln for ln in out.splitlines() if ln.strip()]) == 2
+    added = git("log", "-1", "--format=%(trailers:key=Skill-Added,valueonly)", cwd=lib).stdout
+    assert added.split() == ["pdf", "xlsx"]
