@@ -8,20 +8,19 @@ report, built once from the plan and what apply made. `--dry-run` stops after th
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from gitcurator.commands.update_apply import Applied, apply_update
 from gitcurator.commands.upstream_lock import lock_updater
 from gitcurator.commands.upstream_sources import refuse_unsafe
-from gitcurator.commands.upstream_state import Followed, load_followed
+from gitcurator.commands.upstream_state import Folder, Followed, folder_entries, load_followed
 from gitcurator.errors import EXIT_FAILURE, EXIT_OK
 from gitcurator.library import open_repo
 from gitcurator.output import Result
 from gitcurator.render import plural
 from gitcurator.store import source_fetch
-from gitcurator.store.diff import Entry
 from gitcurator.store.repository import Store
 from gitcurator.timeutil import utc_now
 from gitcurator.upstream.folder_merge import FileEntry
@@ -42,10 +41,7 @@ def update(start: Path, names: Sequence[str], dry_run: bool = False) -> Result:
     """Merge the source's new version into each followed skill (or those named)."""
     with open_repo(start) as repo:
         store = repo.store
-        library, followed = load_followed(repo, names, store_renames=not dry_run)
-        for f in followed:
-            if f.theirs is not None and f.moved:
-                refuse_unsafe(store, f.shown, f.source.path, f.theirs)
+        library, followed = load_followed(repo, names)
         plan = plan_update([_versions(store, f) for f in followed])
         applied = None
         if not dry_run and plan.taken:
@@ -55,6 +51,11 @@ def update(start: Path, names: Sequence[str], dry_run: bool = False) -> Result:
 
 
 def _versions(store: Store, f: Followed) -> SkillVersions:
+    """The skill's three versions as files; read only when upstream changed it (a folder with
+    the same tree id at both source commits needs no merge)."""
+    changed = bool(f.changed_upstream) or (f.base is None and f.theirs is not None)
+    if changed and f.theirs is not None:
+        refuse_unsafe(store, f.shown, f.source.path, folder_entries(store, f.theirs))
     return SkillVersions(
         f.name,
         f.folder,
@@ -64,19 +65,19 @@ def _versions(store: Store, f: Followed) -> SkillVersions:
         f.source.path,
         f.source.commit,
         f.tip,
-        _files(store, f.base),
-        _files(store, f.ours),
-        _files(store, f.theirs),
+        _files(store, f.base) if changed else None,
+        _files(store, f.ours) if changed else {},
+        _files(store, f.theirs) if changed else ({} if f.theirs is not None else None),
         f.error,
+        unchanged=not changed,
     )
 
 
-def _files(store: Store, entries: Mapping[str, Entry] | None) -> dict[str, FileEntry] | None:
-    if entries is None:
+def _files(store: Store, folder: Folder | None) -> dict[str, FileEntry] | None:
+    if folder is None:
         return None
-    return {
-        p: FileEntry(c, m) for p, (c, m) in source_fetch.folder_files(store, dict(entries)).items()
-    }
+    entries = folder_entries(store, folder, store_renames=True)
+    return {p: FileEntry(c, m) for p, (c, m) in source_fetch.folder_files(store, entries).items()}
 
 
 _SAID = {

@@ -9,7 +9,7 @@ theirs get the same rename, so the name line is never a difference.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from gitcurator.commands.moves import Tip, tip_of
@@ -17,7 +17,7 @@ from gitcurator.commands.upstream_lock import lock_sources, resolve_lock_source
 from gitcurator.commands.upstream_sources import hub_sources, library_skills
 from gitcurator.errors import CuratorError
 from gitcurator.library import SkillsRepo
-from gitcurator.store import commits, source_fetch
+from gitcurator.store import ObjectID, source_fetch
 from gitcurator.store.diff import Entry
 from gitcurator.store.objects import LINK_MODE
 from gitcurator.store.repository import Store
@@ -27,23 +27,33 @@ from gitcurator.upstream.source_spec import shown_source
 
 
 @dataclass(frozen=True, slots=True)
+class Folder:
+    """A skill folder in some commit's tree: its tree id, and the name SKILL.md's `name:` is
+    given when the skill was taken under another one (`add --as`; None: as it is)."""
+
+    tree: ObjectID
+    rename_to: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Followed:
     """A skill taken from upstream, as the library, its base and its source hold it.
 
     `ours` is None when the library no longer has the skill live, `base` when the recorded
-    source commit is not available, `theirs` when the source's tip has no such folder
-    (removed upstream) or the source could not be read (`error` says why)."""
+    source commit (or its folder) is not available, `theirs` when the source's tip has no such
+    folder (removed upstream) or the source could not be read (`error` says why)."""
 
     name: str
     source: Provenance
     shown: str
     folder: str | None
-    ours: Mapping[str, Entry] | None
-    base: Mapping[str, Entry] | None
-    theirs: Mapping[str, Entry] | None
+    ours: Folder | None
+    base: Folder | None
+    theirs: Folder | None
     tip: str | None
     error: str | None = None
     from_lock: bool = False  # known from skills-lock.json only (no record yet)
+    edited_locally: bool | None = None  # the library's folder differs from base
 
     @property
     def moved(self) -> bool:
@@ -55,14 +65,7 @@ class Followed:
         """The skill's folder differs between the recorded commit and the tip."""
         if self.base is None or self.tip is None:
             return None
-        return self.theirs is not None and dict(self.theirs) != dict(self.base)
-
-    @property
-    def edited_locally(self) -> bool | None:
-        """The library's folder differs from the source's at the recorded commit."""
-        if self.base is None or self.ours is None:
-            return None
-        return dict(self.ours) != dict(self.base)
+        return self.theirs is not None and self.theirs.tree != self.base.tree
 
     @property
     def removed_upstream(self) -> bool:
@@ -70,11 +73,9 @@ class Followed:
         return self.error is None and self.tip is not None and self.theirs is None
 
 
-def load_followed(
-    repo: SkillsRepo, names: Collection[str] = (), store_renames: bool = False
-) -> tuple[Tip, list[Followed]]:
+def load_followed(repo: SkillsRepo, names: Collection[str] = ()) -> tuple[Tip, list[Followed]]:
     """The default branch and every followed skill (or those `names`); each source fetched
-    once. `store_renames` writes the renamed SKILL.md blobs (update needs their content)."""
+    once. Folders are compared by tree id; their files are read only by `folder_entries`."""
     store = repo.store
     library = tip_of(repo)
     skills = library_skills(library.skills)
@@ -89,6 +90,7 @@ def load_followed(
         )
     chosen = [n for n in followed_names if not names or n in names]
     tips: dict[tuple[str, str | None], source_fetch.SourceTip | str] = {}
+    parsed = source_fetch.TreeCache()
     found = []
     for name in chosen:
         prov = sources.get(name) or locked[name]
@@ -101,32 +103,20 @@ def load_followed(
                 tips[key] = str(exc)
         loc = skills.get(name)
         live = loc is not None and not loc.archived
-        ours = _entries(store, library.tree, loc.folder) if live and loc else None
         fetched = tips[key]
         if name not in sources and not isinstance(fetched, str):
             try:
                 prov = resolve_lock_source(repo, library, name, prov, fetched)
             except CuratorError as exc:
                 fetched = str(exc)
-        if isinstance(fetched, str):
-            base = _at(store, prov.commit, prov.path, name, store_renames)
-            found.append(
-                Followed(
-                    name,
-                    prov,
-                    shown,
-                    loc.folder if loc else None,
-                    ours,
-                    base,
-                    None,
-                    None,
-                    fetched,
-                    name not in sources,
-                )
-            )
-            continue
-        theirs = _at(store, fetched.commit.decode(), prov.path, name, store_renames)
-        base = _at(store, prov.commit, prov.path, name, store_renames)
+        ours = None
+        if live and loc is not None:
+            mine = parsed.folder(store, library.tree, loc.folder)
+            ours = Folder(mine) if mine is not None else None
+        base = _at(store, prov.commit, prov.path, name, parsed)
+        error = fetched if isinstance(fetched, str) else None
+        tip = None if isinstance(fetched, str) else fetched.commit.decode()
+        theirs = _at(store, tip, prov.path, name, parsed) if tip else None
         found.append(
             Followed(
                 name,
@@ -136,32 +126,44 @@ def load_followed(
                 ours,
                 base,
                 theirs,
-                fetched.commit.decode(),
-                None,
+                tip,
+                error,
                 name not in sources,
+                _edited(store, ours, base),
             )
         )
     return library, found
 
 
-def _entries(store: Store, tree: bytes, folder: str) -> dict[str, Entry] | None:
-    return source_fetch.folder_entries(store, tree, folder)  # type: ignore[arg-type]
+def _edited(store: Store, ours: Folder | None, base: Folder | None) -> bool | None:
+    if ours is None or base is None:
+        return None
+    if base.rename_to is None:
+        return ours.tree != base.tree
+    return folder_entries(store, ours) != folder_entries(store, base)
 
 
 def _at(
-    store: Store, commit: str, path: str, name: str, store_renames: bool
-) -> dict[str, Entry] | None:
-    """The source's folder `path` at `commit`, renamed for `name` (None: no such commit or
-    folder here)."""
-    if not commit or not source_fetch.has_commit(store, commit):
+    store: Store, commit: str | None, path: str, name: str, parsed: source_fetch.TreeCache
+) -> Folder | None:
+    """The source's folder `path` at `commit` (None: no such commit or folder here)."""
+    tree = parsed.commit_tree(store, commit) if commit else None
+    if tree is None:
         return None
-    tree = commits.commit_tree_of(store, commits.commit_id(commit))
-    entries = _entries(store, tree, path)
-    if entries is None or posixpath.basename(path.strip("/")) == name:
-        return entries
+    folder = parsed.folder(store, tree, path)
+    if folder is None:
+        return None
+    renamed = posixpath.basename(path.strip("/")) != name
+    return Folder(folder, name if renamed else None)
+
+
+def folder_entries(store: Store, folder: Folder, store_renames: bool = False) -> dict[str, Entry]:
+    """The folder's entries (paths relative to it), SKILL.md renamed as `rename_to` says;
+    `store_renames` writes the renamed blob (update needs its content, a comparison only its id)."""
+    entries = source_fetch.folder_entries(store, folder.tree, "") or {}
     md = "SKILL.md" if "SKILL.md" in entries else "skill.md" if "skill.md" in entries else None
-    if md is not None and entries[md][1] != LINK_MODE:
-        data = renamed_skill_md(store.read_blob(entries[md][0]), name)
+    if folder.rename_to is not None and md is not None and entries[md][1] != LINK_MODE:
+        data = renamed_skill_md(store.read_blob(entries[md][0]), folder.rename_to)
         sha = source_fetch.store_blob(store, data) if store_renames else source_fetch.blob_id(data)
         entries[md] = (sha, entries[md][1])
     return entries

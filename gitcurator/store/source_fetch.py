@@ -22,6 +22,7 @@ from gitcurator.store.refs import delete_ref, move_ref, ref_value, set_ref
 from gitcurator.store.remote import Remote, RemoteError
 from gitcurator.store.stale_locks import clears_stale_object_locks
 from gitcurator.store.transport import Connection
+from gitcurator.store.trees import subtree_id
 from gitcurator.upstream.source_spec import is_commit_id, side_ref, wanted_refs
 
 if TYPE_CHECKING:
@@ -107,6 +108,30 @@ def has_commit(store: Store, commit: str) -> bool:
         return False
 
 
+class TreeCache:
+    """Folders found in trees, with the trees parsed on the way kept: 200 skills of one source
+    parse its skills folder once, not 200 times."""
+
+    def __init__(self) -> None:
+        self.parsed: dict[ObjectID, Tree] = {}
+        self.roots: dict[str, ObjectID | None] = {}
+
+    def commit_tree(self, store: Store, commit: str) -> ObjectID | None:
+        """The root tree of the commit `commit` (40 hex digits); None if it is not here."""
+        if commit not in self.roots:
+            self.roots[commit] = (
+                load_commit(store, ObjectID(commit.encode())).tree
+                if has_commit(store, commit)
+                else None
+            )
+        return self.roots[commit]
+
+    def folder(self, store: Store, tree: ObjectID, path: str) -> ObjectID | None:
+        """The tree id of `path` in `tree` (the tree itself for ''; None: no such folder)."""
+        path = path.strip("/")
+        return subtree_id(store, tree, path, self.parsed) if path else tree
+
+
 def folder_entries(store: Store, tree: ObjectID, folder: str) -> dict[str, Entry] | None:
     """path -> (id, mode) of every entry under `folder` of `tree`, relative to it ('' is the
     whole tree); None when there is no such folder. Submodules are listed (mode 160000)."""
@@ -159,6 +184,7 @@ def folder_files(store: Store, entries: dict[str, Entry]) -> dict[str, tuple[byt
 __all__ = [
     "RemoteError",
     "SourceTip",
+    "TreeCache",
     "blob_id",
     "blob_size",
     "fetch_source",

@@ -42,6 +42,9 @@ class SkillVersions:
     ours: Files | None
     theirs: Files | None
     error: str | None = None
+    # The source's folder is the same at both commits (the shell compared tree ids and read
+    # no files): nothing to merge.
+    unchanged: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +130,7 @@ def plan_skill(v: SkillVersions) -> SkillStep:
     if v.theirs is None:
         return SkillStep(v.name, REMOVED, v.folder, v)
     base = v.base if v.base is not None else {}
-    if v.base is not None and dict(v.theirs) == dict(v.base):
+    if v.unchanged or (v.base is not None and dict(v.theirs) == dict(v.base)):
         return SkillStep(v.name, UNCHANGED, v.folder, v)
     if dict(v.theirs) == dict(v.ours):
         # Already as upstream has it (taken by hand, or the same edit made here).
