@@ -19,7 +19,9 @@ from gitcurator.upstream.provenance import Provenance, parse_source_trailer
 
 UPDATE_PREFIX = "update/"
 LOCK_FILE = "skills-lock.json"
-_MARKER = re.compile(rb"^(?:<{7}|>{7})(?: |\r?$)|^={7}\r?$", re.M)
+# A conflict is an opening and a closing marker line; `=======` alone underlines a heading.
+_OPENING = re.compile(rb"^<{7}(?: |\r?$)", re.M)
+_CLOSING = re.compile(rb"^>{7}(?: |\r?$)", re.M)
 
 Entry = tuple[bytes, int]
 
@@ -102,8 +104,8 @@ def update_problem(facts: UpdateFacts) -> str | None:
 
 
 def marker_paths(files: Mapping[str, bytes]) -> list[str]:
-    """The files still holding conflict markers (`<<<<<<<`, `=======`, `>>>>>>>` lines)."""
-    return sorted(p for p, data in files.items() if _MARKER.search(data))
+    """The files still holding a conflict (a `<<<<<<<` and a `>>>>>>>` marker line)."""
+    return sorted(p for p, data in files.items() if _OPENING.search(data) and _CLOSING.search(data))
 
 
 def _named_folder(path: str, names: Mapping[str, Provenance]) -> str | None:

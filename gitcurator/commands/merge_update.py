@@ -113,6 +113,10 @@ def merge_update(start: Path, run: str) -> Result:
         for prov in sources.values():
             source_fetch.keep_commit(store, prov.url, prov.ref, commits.commit_id(prov.commit))
         notes = record_sources(repo, sources, f"update sources: {', '.join(sorted(sources))}")
+        recorded = hub_sources(repo).values()
+        for url, ref in {(p.url, p.ref) for p in sources.values()}:
+            keep = {p.commit for p in recorded if (p.url, p.ref) == (url, ref)}
+            source_fetch.prune_bases(store, url, ref, keep)
         if new.checked_out:
             refresh_names_cache(repo)
         note = other_branch_note(target, store.head_branch())

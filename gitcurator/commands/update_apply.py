@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from gitcurator.audit import trailers
 from gitcurator.commands.moves import Tip, commit_move
 from gitcurator.commands.upstream_lock import LockEdit
-from gitcurator.commands.upstream_sources import record_sources
+from gitcurator.commands.upstream_sources import hub_sources, record_sources
 from gitcurator.errors import CuratorError, ValidationFailed
 from gitcurator.library import SkillsRepo
 from gitcurator.render import findings_text, plural
@@ -72,6 +72,13 @@ def _review_branch(
     repo: SkillsRepo, library: Tip, built: list[tuple[SourceStep, TreeId]], run_id: str
 ) -> Applied:
     store = repo.store
+    # Two runs in one second: the second is <run-id>-2, as curator branches are.
+    taken = set(branches.branch_names(store, UPDATE_PREFIX))
+    run_id = next(
+        f"{run_id}-{n}" if n > 1 else run_id
+        for n in range(1, len(taken) + 2)
+        if UPDATE_PREFIX + (f"{run_id}-{n}" if n > 1 else run_id) not in taken
+    )
     parent: CommitId = library.commit
     made = []
     for source, tree in built:
@@ -132,7 +139,12 @@ def _record(repo: SkillsRepo, source: SourceStep) -> list[str]:
     if source.new_commit:
         source_fetch.keep_commit(repo.store, source.url, source.ref, _oid(source.new_commit))
     taken = {s.name: new_provenance(s, source) for s in source.taken}
-    return record_sources(repo, taken, f"update sources: {', '.join(sorted(taken))}")
+    notes = record_sources(repo, taken, f"update sources: {', '.join(sorted(taken))}")
+    recorded = {
+        p.commit for p in hub_sources(repo).values() if (p.url, p.ref) == (source.url, source.ref)
+    }
+    source_fetch.prune_bases(repo.store, source.url, source.ref, recorded)
+    return notes
 
 
 def _message(source: SourceStep, run_id: str) -> str:

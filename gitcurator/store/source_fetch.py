@@ -18,7 +18,7 @@ from gitcurator.errors import CuratorError
 from gitcurator.store.commits import load_commit
 from gitcurator.store.diff import Entry
 from gitcurator.store.paths import git_path, text_path
-from gitcurator.store.refs import delete_ref, move_ref, ref_value, set_ref
+from gitcurator.store.refs import delete_ref, local_refs, move_ref, ref_value, set_ref
 from gitcurator.store.remote import Remote, RemoteError
 from gitcurator.store.stale_locks import clears_stale_object_locks
 from gitcurator.store.transport import Connection
@@ -98,6 +98,15 @@ def keep_commit(store: Store, url: str, ref: str | None, commit: ObjectID) -> No
     name = side_ref(url, ref) + b"-base-" + commit[:12]
     if ref_value(store, name) is None:
         move_ref(store, name, None, commit)
+
+
+def prune_bases(store: Store, url: str, ref: str | None, keep: set[str]) -> None:
+    """Drop the kept base commits of (url, ref) that no skill records any more (`keep`: the
+    recorded commit ids)."""
+    prefix = side_ref(url, ref) + b"-base-"
+    for name, sha in local_refs(store, b"refs/gitcurator/sources/").items():
+        if name.startswith(prefix) and sha.decode() not in keep:
+            delete_ref(store, name)
 
 
 def has_commit(store: Store, commit: str) -> bool:
@@ -194,5 +203,6 @@ __all__ = [
     "has_commit",
     "is_fetched",
     "keep_commit",
+    "prune_bases",
     "store_blob",
 ]

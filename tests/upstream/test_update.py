@@ -48,6 +48,8 @@ def test_different_lines_merge_cleanly_into_one_commit_per_source(tmp_path: Path
     trailers = git("log", "-1", "--format=%(trailers:only)", cwd=lib).stdout
     assert f"Skill-Source: pdf {source}@{new} path=skills/pdf" in trailers
     assert git("status", "--porcelain", cwd=lib).stdout == ""
+    kept = git("for-each-ref", "--format=%(objectname)", "refs/gitcurator/", cwd=lib).stdout
+    assert sorted(kept.split()) == [new, new], "the tip and the one base still recorded"
     # The new commit is recorded: a second update has nothing to do.
     again = json.loads(run_cli("update", "--json", "-C", str(lib)).out)
     assert {s["result"] for s in again["skills"]} == {"unchanged"}

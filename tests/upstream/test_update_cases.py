@@ -1,0 +1,65 @@
+"""`gitcurator update` around the edges: a skill taken under another name, a dirty work tree,
+two conflicted runs, names it does not follow, an archived skill."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from support.repos import git, run_cli
+from support.upstream import commit_all, edit_line, head, make_library, make_source
+
+
+def test_a_skill_added_under_another_name_follows_its_source(tmp_path: Path) -> None:
+    source, lib = make_source(tmp_path), make_library(tmp_path)
+    assert run_cli("add", str(source), "pdf", "--as", "my-pdf", "-C", str(lib)).code == 0
+    rows = run_cli("outdated", "-C", str(lib)).out
+    assert "my-pdf: up to date" in rows and "edited here" not in rows
+    edit_line(source / "skills/pdf/SKILL.md", "Step 5 of pdf.", "Step 5, upstream.")
+    commit_all(source, "edit")
+    result = run_cli("update", "-C", str(lib))
+    assert result.code == 0, result
+    text = (lib / "my-pdf/SKILL.md").read_text()
+    assert "name: my-pdf\n" in text and "Step 5, upstream." in text
+
+
+def test_uncommitted_changes_in_an_updated_skill_are_refused(tmp_path: Path) -> None:
+    source, lib = make_source(tmp_path), make_library(tmp_path)
+    assert run_cli("add", str(source), "pdf", "-C", str(lib)).code == 0
+    edit_line(source / "skills/pdf/SKILL.md", "Step 5 of pdf.", "Step 5, upstream.")
+    commit_all(source, "edit")
+    edit_line(lib / "pdf/SKILL.md", "Step 1 of pdf.", "Step 1, not committed.")
+    before = head(lib)
+    result = run_cli("update", "-C", str(lib))
+    assert result.code == 1 and "uncommitted changes" in result.err, result
+    assert head(lib) == before
+    assert "Step 1, not committed." in (lib / "pdf/SKILL.md").read_text()
+
+
+def test_two_conflicted_runs_get_two_branches(tmp_path: Path) -> None:
+    source, lib = make_source(tmp_path), make_library(tmp_path)
+    assert run_cli("add", str(source), "pdf", "-C", str(lib)).code == 0
+    edit_line(source / "skills/pdf/SKILL.md", "Step 5 of pdf.", "Step 5, upstream.")
+    commit_all(source, "edit")
+    edit_line(lib / "pdf/SKILL.md", "Step 5 of pdf.", "Step 5, mine.")
+    git("commit", "--quiet", "-am", "mine", cwd=lib)
+    for _ in range(2):
+        assert run_cli("update", "-C", str(lib)).code == 1
+    names = git("branch", "--list", "update/*", "--format=%(refname:short)", cwd=lib).stdout
+    assert len(names.split()) == 2, names
+
+
+def test_names_it_does_not_follow_are_refused(tmp_path: Path) -> None:
+    lib = make_library(tmp_path)
+    result = run_cli("update", "notes", "-C", str(lib))
+    assert result.code == 1 and "not added from upstream" in result.err
+
+
+def test_an_archived_skill_is_left_alone(tmp_path: Path) -> None:
+    source, lib = make_source(tmp_path), make_library(tmp_path)
+    assert run_cli("add", str(source), "pdf", "xlsx", "-C", str(lib)).code == 0
+    assert run_cli("archive", "xlsx", "-C", str(lib)).code == 0
+    edit_line(source / "skills/xlsx/SKILL.md", "Step 5 of xlsx.", "Step 5, upstream.")
+    commit_all(source, "edit")
+    result = run_cli("update", "-C", str(lib))
+    assert result.code == 0 and "xlsx: not live here" in result.out, result
+    assert "Step 5, upstream." not in (lib / ".archive/xlsx/SKILL.md").read_text()
