@@ -32,9 +32,9 @@ from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.output import Result
 from gitcurator.render import name_list, other_branch_note, plural
 from gitcurator.store import branches, commits, graph, source_fetch
+from gitcurator.store.branch_merge import merge_branch_tree
 from gitcurator.store.commits import CommitId
 from gitcurator.store.diff import diff_trees
-from gitcurator.store.tree_merge import three_way
 from gitcurator.telemetry.names import refresh_names_cache
 from gitcurator.upstream.provenance import source_trailer
 
@@ -72,24 +72,15 @@ def merge_update(start: Path, run: str) -> Result:
         facts = _facts(repo, branch, run_id, target, update_tip, merged)
         sources = update_sources(facts)
         _refuse(repo, facts, branch)
-        bases = graph.merge_bases(store, tip, update_tip, merged)
-        if len(bases) != 1:
-            raise CuratorError(f"{branch} and {target} share no single base commit; merge with git")
-        update_tree = commits.commit_tree_of(store, update_tip)
-        fast_forward = bases[0] == tip
-        if fast_forward:
-            new_tree = update_tree
-        else:
-            joined = three_way(
-                store, commits.commit_tree_of(store, bases[0]), tip_of(repo).tree, update_tree
+        joined = merge_branch_tree(store, tip, update_tip, merged, branch, target)
+        fast_forward = joined.fast_forward
+        if joined.tree is None:
+            raise CuratorError(
+                f"cannot merge {branch}: since the update ran, {target} changed the same "
+                f"files ({', '.join(joined.conflicts)}); nothing was changed. Run "
+                f"`gitcurator update` again (and drop this branch: `git branch -D {branch}`)"
             )
-            if joined.tree is None:
-                raise CuratorError(
-                    f"cannot merge {branch}: since the update ran, {target} changed the same "
-                    f"files ({', '.join(joined.conflicts)}); nothing was changed. Run "
-                    f"`gitcurator update` again (and drop this branch: `git branch -D {branch}`)"
-                )
-            new_tree = joined.tree
+        new_tree = joined.tree
         folders = sorted(allowed_folders(facts))
         validate_folders(repo, new_tree, folders)
         pairs = [(trailers.UPDATE_RUN, run_id)]

@@ -8,12 +8,13 @@ import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
+from gitcurator.audit import trailers
 from gitcurator.errors import CuratorError
 from gitcurator.library import SkillsRepo
 from gitcurator.output import warning_line
 from gitcurator.skills.document import SkillLocation, SkillParseError, find_skills, parse_skill_md
 from gitcurator.skills.identity import identity
-from gitcurator.store import source_fetch
+from gitcurator.store import graph, source_fetch
 from gitcurator.store.diff import Entry
 from gitcurator.store.objects import GITLINK_MODE, LINK_MODE
 from gitcurator.store.remote_url import check_location
@@ -23,7 +24,7 @@ from gitcurator.telemetry.records import Stamped, UsageRecord
 from gitcurator.timeutil import format_time, utc_now
 from gitcurator.upstream.folder_merge import FileEntry
 from gitcurator.upstream.intake import intake_problems
-from gitcurator.upstream.provenance import Provenance, from_value
+from gitcurator.upstream.provenance import Provenance, from_value, parse_source_trailer
 from gitcurator.upstream.source_spec import expand_source, is_path
 
 
@@ -102,7 +103,8 @@ def library_skills(locations: list[SkillLocation]) -> dict[str, SkillLocation]:
 
 
 def hub_sources(repo: SkillsRepo) -> dict[str, Provenance]:
-    """The recorded source of every skill that has one."""
+    """The recorded source of every skill that has one: its record's, else (a clone whose
+    notes were never synced) the newest `Skill-Source:` trailer of the default branch."""
     records = ledger.load(repo.store).records
     found = {}
     for name, record in records.items():
@@ -110,6 +112,24 @@ def hub_sources(repo: SkillsRepo) -> dict[str, Provenance]:
             prov = from_value(record.source.value)
             if prov is not None:
                 found[name] = prov
+    for name, prov in trailer_sources(repo.store).items():
+        found.setdefault(name, prov)
+    return found
+
+
+def trailer_sources(store: Store) -> dict[str, Provenance]:
+    """Each skill's newest `Skill-Source:` trailer on the default branch's history."""
+    tip = store.branch_tip(store.default_branch())
+    found: dict[str, Provenance] = {}
+    if tip is None:
+        return found
+    for commit in graph.commits_between(store, tip):
+        if trailers.SKILL_SOURCE not in commit.message:
+            continue
+        for value in trailers.trailers(commit.message).get(trailers.SKILL_SOURCE, []):
+            parsed = parse_source_trailer(value)
+            if parsed is not None:
+                found.setdefault(*parsed)
     return found
 
 

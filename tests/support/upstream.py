@@ -1,16 +1,14 @@
 """Builders for upstream tests: a source repository of skills edited commit by commit with real
-git, a library that adds from it, and a `git daemon` serving sources on 127.0.0.1."""
+git, and a library that adds from it (sources are served by `support.git_daemon`)."""
 
 from __future__ import annotations
 
-import contextlib
-import socket
-import subprocess
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
+from support.git_daemon import git_daemon
 from support.repos import git, run_cli, write_skill
+
+__all__ = ["commit_all", "edit_line", "fsck", "git_daemon", "head", "make_library", "make_source"]
 
 SKILL_BODY = """\
 ---
@@ -78,44 +76,3 @@ def fsck(repo: Path) -> None:
     """`git fsck --strict` finds nothing wrong."""
     result = git("fsck", "--strict", "--no-dangling", cwd=repo, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextlib.contextmanager
-def git_daemon(served: Path) -> Iterator[str]:
-    """A real read-only `git daemon` serving the repositories under `served`: its base URL."""
-    port = _free_port()
-    proc = subprocess.Popen(
-        [
-            "git",
-            "daemon",
-            "--export-all",
-            "--informative-errors",
-            "--reuseaddr",
-            f"--base-path={served}",
-            f"--port={port}",
-            "--listen=127.0.0.1",
-            str(served),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            assert proc.poll() is None, "git daemon exited"
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    break
-            except OSError:
-                assert time.monotonic() < deadline, "git daemon did not listen"
-                time.sleep(0.02)
-        yield f"git://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)

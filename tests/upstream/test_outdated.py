@@ -54,3 +54,17 @@ def test_nothing_added_says_so(tmp_path: Path) -> None:
     lib = make_library(tmp_path)
     result = run_cli("outdated", "-C", str(lib))
     assert result.code == 0 and "no skill here was added from upstream" in result.out
+
+
+def test_a_clone_without_the_notes_follows_the_trailers(tmp_path: Path) -> None:
+    source, lib = make_source(tmp_path), make_library(tmp_path)
+    assert run_cli("add", str(source), "pdf", "-C", str(lib)).code == 0
+    edit_line(source / "skills/pdf/SKILL.md", "Step 2 of pdf.", "Step 2 of pdf, revised.")
+    commit_all(source, "upstream moves on")
+    other = tmp_path / "other"
+    git("clone", "--quiet", str(lib), str(other), cwd=tmp_path)  # no notes, no side refs
+    rows = _outdated(other)
+    assert rows["pdf"]["changed_upstream"] and rows["pdf"]["edited_locally"] is False
+    result = run_cli("update", "-C", str(other))
+    assert result.code == 0, result
+    assert "Step 2 of pdf, revised." in (other / "pdf/SKILL.md").read_text()
