@@ -143,3 +143,46 @@ def test_git_log_reads_every_commit_and_trailer(tmp_path: Path) -> None:
     assert len([ln for ln in out.splitlines() if ln.strip()]) == 2
     added = git("log", "-1", "--format=%(trailers:key=Skill-Added,valueonly)", cwd=lib).stdout
     assert added.split() == ["pdf", "xlsx"]
+
+
+def test_path_and_a_pinned_commit(tmp_path: Path) -> None:
+    source, lib = make_source(tmp_path), make_library(tmp_path)
+    first = head(source)
+    (source / "skills/pdf/SKILL.md").write_text(
+        (source / "skills/pdf/SKILL.md").read_text() + "\nLater.\n"
+    )
+    commit_all(source, "later")
+    (source / "other").mkdir()
+    listing = json.loads(
+        run_cli("add", str(source), "--path", "skills", "--json", "-C", str(lib)).out
+    )
+    assert [s["name"] for s in listing["skills"]] == ["pdf", "xlsx"]
+    missing = run_cli("add", str(source), "--path", "nowhere", "-C", str(lib))
+    assert missing.code == 1 and "no folder 'nowhere'" in missing.err
+    pinned = run_cli("add", str(source), "pdf", "--ref", first, "-C", str(lib))
+    assert pinned.code == 0, pinned
+    assert "Later." not in (lib / "pdf/SKILL.md").read_text()
+    assert (
+        f"@{first} path=skills/pdf ref={first}" in git("log", "-1", "--format=%B", cwd=lib).stdout
+    )
+
+
+def test_a_skill_the_lock_lists_gets_its_hash_in_the_same_commit(tmp_path: Path) -> None:
+    from gitcurator.upstream.skills_lock import computed_hash
+
+    source, lib = make_source(tmp_path), make_library(tmp_path)
+    lock = {
+        "version": 1,
+        "skills": {"pdf": {"source": "o/r", "sourceType": "github", "computedHash": "0" * 64}},
+    }
+    (lib / "skills-lock.json").write_text(json.dumps(lock, indent=2) + "\n")
+    commit_all(lib, "lock")
+    assert run_cli("add", str(source), "pdf", "-C", str(lib)).code == 0
+    files = {
+        p.relative_to(lib / "pdf").as_posix(): p.read_bytes()
+        for p in (lib / "pdf").rglob("*")
+        if p.is_file()
+    }
+    written = json.loads((lib / "skills-lock.json").read_text())
+    assert written["skills"]["pdf"]["computedHash"] == computed_hash(files)
+    assert "skills-lock.json" in git("show", "--name-only", "--format=", "HEAD", cwd=lib).stdout
