@@ -63,3 +63,21 @@ def test_an_archived_skill_is_left_alone(tmp_path: Path) -> None:
     result = run_cli("update", "-C", str(lib))
     assert result.code == 0 and "xlsx: not live here" in result.out, result
     assert "Step 5, upstream." not in (lib / ".archive/xlsx/SKILL.md").read_text()
+
+
+def test_two_sources_make_two_commits(tmp_path: Path) -> None:
+    one = make_source(tmp_path / "one", ("pdf",))
+    two = make_source(tmp_path / "two", ("xlsx",))
+    lib = make_library(tmp_path)
+    assert run_cli("add", str(one), "pdf", "-C", str(lib)).code == 0
+    assert run_cli("add", str(two), "xlsx", "-C", str(lib)).code == 0
+    edit_line(one / "skills/pdf/SKILL.md", "Step 5 of pdf.", "Step 5, one.")
+    commit_all(one, "edit")
+    edit_line(two / "skills/xlsx/SKILL.md", "Step 5 of xlsx.", "Step 5, two.")
+    commit_all(two, "edit")
+    before = head(lib)
+    result = run_cli("update", "-C", str(lib))
+    assert result.code == 0, result
+    subjects = git("log", "--format=%s", f"{before}..HEAD", cwd=lib).stdout.splitlines()
+    assert len(subjects) == 2 and all(s.startswith("update: 1 skill from ") for s in subjects)
+    assert git("status", "--porcelain", cwd=lib).stdout == ""
