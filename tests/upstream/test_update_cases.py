@@ -22,11 +22,17 @@ def test_a_skill_added_under_another_name_follows_its_source(tmp_path: Path) -> 
     assert "name: my-pdf\n" in text and "Step 5, upstream." in text
 
 
-def test_uncommitted_changes_in_an_updated_skill_are_refused(tmp_path: Path) -> None:
+def _pdf_moved_upstream(tmp_path: Path) -> Path:
+    """A library that took pdf, whose source then changed its step 5: the library."""
     source, lib = make_source(tmp_path), make_library(tmp_path)
     assert run_cli("add", str(source), "pdf", "-C", str(lib)).code == 0
     edit_line(source / "skills/pdf/SKILL.md", "Step 5 of pdf.", "Step 5, upstream.")
     commit_all(source, "edit")
+    return lib
+
+
+def test_uncommitted_changes_in_an_updated_skill_are_refused(tmp_path: Path) -> None:
+    lib = _pdf_moved_upstream(tmp_path)
     edit_line(lib / "pdf/SKILL.md", "Step 1 of pdf.", "Step 1, not committed.")
     before = head(lib)
     result = run_cli("update", "-C", str(lib))
@@ -36,10 +42,7 @@ def test_uncommitted_changes_in_an_updated_skill_are_refused(tmp_path: Path) -> 
 
 
 def test_two_conflicted_runs_get_two_branches(tmp_path: Path) -> None:
-    source, lib = make_source(tmp_path), make_library(tmp_path)
-    assert run_cli("add", str(source), "pdf", "-C", str(lib)).code == 0
-    edit_line(source / "skills/pdf/SKILL.md", "Step 5 of pdf.", "Step 5, upstream.")
-    commit_all(source, "edit")
+    lib = _pdf_moved_upstream(tmp_path)
     edit_line(lib / "pdf/SKILL.md", "Step 5 of pdf.", "Step 5, mine.")
     git("commit", "--quiet", "-am", "mine", cwd=lib)
     for _ in range(2):
