@@ -14,7 +14,7 @@ from pathlib import Path
 
 from gitcurator.audit import trailers
 from gitcurator.commands.moves import commit_move, library_prefix, tip_of
-from gitcurator.commands.upstream_lock import lock_updater
+from gitcurator.commands.upstream_lock import lock_updater, skill_folders
 from gitcurator.commands.upstream_sources import (
     Offered,
     library_skills,
@@ -36,7 +36,6 @@ from gitcurator.store.diff import Entry
 from gitcurator.store.index import stored_tree
 from gitcurator.store.objects import LINK_MODE
 from gitcurator.store.repository import Store
-from gitcurator.upstream.folder_merge import FileEntry
 from gitcurator.upstream.provenance import Provenance, source_trailer
 from gitcurator.upstream.rename import renamed_skill_md
 from gitcurator.upstream.source_spec import shown_source
@@ -111,12 +110,12 @@ def _add(
         added[target] = Provenance(url, offer.folder, ref, tip.commit.decode())
     new_tree = trees.replace_paths(store, library.tree, edits)
     folders = [prefix + t for t in added]
-    new_tree = lock_updater(repo)(new_tree, _folders(store, new_tree, folders))
+    new_tree = lock_updater(repo)(new_tree, skill_folders(store, new_tree, folders))
     _validate(repo, new_tree, folders, shown)
     message = _message(shown, tip.commit.decode(), added)
     moved = commit_move(repo, library, new_tree, message, "add skills", folders)
     source_fetch.keep_commit(store, url, ref, tip.commit)
-    notes = record_sources(repo, added, f"origin hub: {', '.join(sorted(added))}")
+    notes = record_sources(repo, added, f"origin hub: {', '.join(sorted(added))}", adding=True)
     lines = [
         f"added {plural(len(added), 'skill')} from {shown} ({tip.commit.decode()[:7]}): "
         f"{name_list(sorted(added), 10)}",
@@ -132,16 +131,6 @@ def _add(
         "library_commit": moved.commit,
     }
     return Result(text="\n".join(lines), doc=doc, notes=(*moved.notes, *notes))
-
-
-def _folders(store: Store, tree: TreeId, folders: list[str]) -> dict[str, dict[str, FileEntry]]:
-    """name -> the files of each added folder, for the lock's hash."""
-    found = {}
-    for folder in folders:
-        entries = source_fetch.folder_entries(store, tree, folder) or {}
-        files = source_fetch.folder_files(store, entries)
-        found[posixpath.basename(folder)] = {p: FileEntry(c, m) for p, (c, m) in files.items()}
-    return found
 
 
 def _listing(shown: str, source: str, commit: str, offered: list[Offered]) -> Result:

@@ -25,7 +25,7 @@ from gitcurator.audit.update_check import (
 )
 from gitcurator.commands.moves import tip_of
 from gitcurator.commands.update_apply import validate_folders
-from gitcurator.commands.upstream_lock import lock_sources
+from gitcurator.commands.upstream_lock import lock_sources, lock_updater, skill_folders
 from gitcurator.commands.upstream_sources import hub_sources, record_sources
 from gitcurator.errors import CuratorError
 from gitcurator.library import SkillsRepo, open_repo
@@ -82,6 +82,10 @@ def merge_update(start: Path, run: str) -> Result:
             )
         new_tree = joined.tree
         folders = sorted(allowed_folders(facts))
+        # The lock's hashes were taken of the merge with its markers: now of the fixed files.
+        new_tree = lock_updater(repo)(new_tree, skill_folders(store, new_tree, folders))
+        # A lock rewritten here is a change of its own: a merge commit, not a fast-forward.
+        fast_forward = fast_forward and new_tree == joined.tree
         validate_folders(repo, new_tree, folders)
         pairs = [(trailers.UPDATE_RUN, run_id)]
         pairs += [(trailers.SKILL_SOURCE, source_trailer(n, p)) for n, p in sorted(sources.items())]

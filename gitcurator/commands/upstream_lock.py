@@ -122,6 +122,15 @@ def _folder(store: Store, entries: Mapping[str, tuple[bytes, int]]) -> dict[str,
     return {p: FileEntry(c, m) for p, (c, m) in files.items()}
 
 
+def skill_folders(store: Store, tree: TreeId, folders: list[str]) -> dict[str, Folder]:
+    """Skill name (the folder's name) -> its files in `tree`, for the lock's hash."""
+    found: dict[str, Folder] = {}
+    for folder in folders:
+        entries = source_fetch.folder_entries(store, tree, folder) or {}
+        found[posixpath.basename(folder)] = _folder(store, entries)
+    return found
+
+
 def lock_updater(repo: SkillsRepo) -> LockEdit:
     """The edit that sets the lock's `computedHash` of each listed skill a commit takes to its
     new folder's (the tree is left alone without a lock or without such a skill)."""

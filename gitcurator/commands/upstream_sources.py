@@ -133,15 +133,19 @@ def trailer_sources(store: Store) -> dict[str, Provenance]:
     return found
 
 
-def record_sources(repo: SkillsRepo, sources: Mapping[str, Provenance], what: str) -> list[str]:
-    """Stamp the skills' records: origin hub and their source, one notes commit; the commit
-    this belongs to is made by then, so a failure is returned as a warning."""
+def record_sources(
+    repo: SkillsRepo, sources: Mapping[str, Provenance], what: str, adding: bool = False
+) -> list[str]:
+    """Stamp the skills' records with their source, one notes commit, and origin hub when
+    `adding` or none is recorded (a skill handed over with `adopt` keeps its origin through
+    updates); the commit this belongs to is made by then, so a failure is a warning."""
     at = format_time(utc_now())
 
     def change(records: dict[str, UsageRecord]) -> set[str]:
         for name, prov in sources.items():
             record = records.get(name) or UsageRecord(name)
-            origin = record.origin if record.origin_value == "hub" else Stamped("hub", at)
+            keep = record.origin is not None and (record.origin_value == "hub" or not adding)
+            origin = record.origin if keep else Stamped("hub", at)
             records[name] = replace(record, origin=origin, source=Stamped(prov.to_value(), at))
         return set(sources)
 

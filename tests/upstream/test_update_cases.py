@@ -84,3 +84,14 @@ def test_two_sources_make_two_commits(tmp_path: Path) -> None:
     subjects = git("log", "--format=%s", f"{before}..HEAD", cwd=lib).stdout.splitlines()
     assert len(subjects) == 2 and all(s.startswith("update: 1 skill from ") for s in subjects)
     assert git("status", "--porcelain", cwd=lib).stdout == ""
+
+
+def test_an_adopted_skill_keeps_its_origin_through_updates(tmp_path: Path) -> None:
+    import json
+
+    lib = _pdf_moved_upstream(tmp_path)
+    assert run_cli("adopt", "pdf", "-C", str(lib)).code in (0, 1)
+    assert run_cli("track", "pdf", "--origin", "agent", "-C", str(lib)).code == 0
+    assert run_cli("update", "-C", str(lib)).code == 0
+    shown = json.loads(run_cli("show", "pdf", "--json", "-C", str(lib)).out)
+    assert shown["origin"] == "agent"

@@ -74,3 +74,24 @@ def test_a_lock_with_conflict_markers_is_refused(tmp_path: Path) -> None:
 def test_github_sources_of_the_lock_are_https_urls() -> None:
     assert _url("anthropics/skills", "github") == "https://github.com/anthropics/skills.git"
     assert _url("./vendor/skills", "local") is None
+
+
+def test_after_a_conflict_is_fixed_the_merge_rewrites_the_hash(tmp_path: Path) -> None:
+    source, lib = _npx_library(tmp_path, None)
+    edit_line(source / "skills/pdf/SKILL.md", "Step 4 of pdf.", "Step 4, upstream.")
+    commit_all(source, "upstream edit")
+    edit_line(lib / "pdf/SKILL.md", "Step 4 of pdf.", "Step 4, mine.")
+    git("commit", "--quiet", "-am", "mine", cwd=lib)
+    assert run_cli("update", "-C", str(lib)).code == 1
+    branch = git(
+        "branch", "--list", "update/*", "--format=%(refname:short)", cwd=lib
+    ).stdout.strip()
+    git("switch", "--quiet", branch, cwd=lib)
+    (lib / "pdf/SKILL.md").write_text((source / "skills/pdf/SKILL.md").read_text())
+    git("commit", "--quiet", "-am", "take theirs", cwd=lib)
+    git("switch", "--quiet", "main", cwd=lib)
+    result = run_cli("merge", branch, "-C", str(lib))
+    assert result.code == 0, result
+    lock = json.loads((lib / "skills-lock.json").read_text())
+    assert lock["skills"]["pdf"]["computedHash"] == _hash(lib / "pdf")
+    assert git("status", "--porcelain", cwd=lib).stdout == ""
