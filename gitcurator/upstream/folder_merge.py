@@ -74,61 +74,63 @@ def merge_folder(
     theirs: Mapping[str, FileEntry],
 ) -> FolderMerge:
     """Merge a skill folder three-way; paths are posix, relative to the folder."""
-    renames = find_renames(
-        {p: e.content for p, e in base.items() if p not in theirs},
-        {p: e.content for p, e in theirs.items() if p not in base},
-    )
+    upstream = dict(_renames(base, theirs))
+    local = dict(_renames(base, ours))
     files: dict[str, FileEntry] = {}
     conflicts: list[Conflict] = []
-    settled: set[str] = set()
-    for old, new in renames:
-        settled |= {old, new}
-        _merge_rename(old, new, base[old], ours, theirs[new], files, conflicts)
-    for path in sorted((set(base) | set(ours) | set(theirs)) - settled):
-        entry, conflict = merge_entry(path, base.get(path), ours.get(path), theirs.get(path))
+    consumed: set[str] = set()
+    followed: list[tuple[str, str]] = []
+
+    def keep(entry: FileEntry | None, conflict: Conflict | None, path: str) -> None:
         if entry is not None:
             files[path] = entry
         if conflict is not None:
             conflicts.append(conflict)
+
+    for old in sorted(set(upstream) | set(local)):
+        to_t, to_o = upstream.get(old), local.get(old)
+        paths = {old} | {p for p in (to_t, to_o) if p}
+        if paths & consumed or (to_t and to_o != to_t and to_t in ours):
+            continue  # another rename took one of these paths: each merges on its own
+        if to_o and to_o != to_t and to_o in theirs:
+            continue
+        consumed |= paths
+        if to_t and to_o and to_t != to_o:
+            files[to_o], files[to_t] = ours[to_o], theirs[to_t]
+            why = f"{old} was renamed to {to_o} locally and to {to_t} upstream; kept both"
+            conflicts.append(Conflict(to_o, "rename", why))
+        elif to_t and to_o is None and old not in ours:
+            files[to_t] = theirs[to_t]
+            why = f"upstream renamed {old} to {to_t}, which was deleted locally; kept upstream's"
+            conflicts.append(Conflict(to_t, "rename", why))
+        else:
+            target = to_t or to_o
+            assert target is not None
+            mine, other = ours.get(target, ours.get(old)), theirs.get(target, theirs.get(old))
+            entry, conflict = merge_entry(target, base[old], mine, other)
+            if conflict is not None:
+                side = "upstream" if to_t else "locally"
+                note = f"{conflict.message} (renamed {side} from {old})"
+                conflict = Conflict(target, conflict.kind, note)
+            keep(entry, conflict, target)
+            if to_t:
+                followed.append((old, to_t))
+    for path in sorted((set(base) | set(ours) | set(theirs)) - consumed):
+        keep(*merge_entry(path, base.get(path), ours.get(path), theirs.get(path)), path)
     changed = sorted(p for p in set(base) | set(theirs) if base.get(p) != theirs.get(p))
     return FolderMerge(
         dict(sorted(files.items())),
         tuple(sorted(conflicts, key=lambda c: c.path)),
         tuple(changed),
-        tuple(renames),
+        tuple(followed),
     )
 
 
-def _merge_rename(
-    old: str,
-    new: str,
-    base: FileEntry,
-    ours: Mapping[str, FileEntry],
-    theirs: FileEntry,
-    files: dict[str, FileEntry],
-    conflicts: list[Conflict],
-) -> None:
-    """Upstream moved `old` to `new`: the local version of `old` is merged in at `new`."""
-    mine = ours.get(old)
-    if new in ours:
-        # The new path is taken locally too: each path merges on its own (add/add at `new`).
-        for path, was, now in ((old, base, None), (new, None, theirs)):
-            entry, conflict = merge_entry(path, was, ours.get(path), now)
-            if entry is not None:
-                files[path] = entry
-            if conflict is not None:
-                conflicts.append(conflict)
-        return
-    if mine is None:
-        files[new] = theirs
-        why = f"upstream renamed {old} to {new}, which was deleted locally; kept upstream's {new}"
-        conflicts.append(Conflict(new, "rename", why))
-        return
-    entry, conflict = merge_entry(new, base, mine, theirs)
-    if entry is not None:
-        files[new] = entry
-    if conflict is not None:
-        conflicts.append(Conflict(new, conflict.kind, f"{conflict.message} (renamed from {old})"))
+def _renames(base: Mapping[str, FileEntry], side: Mapping[str, FileEntry]) -> list[tuple[str, str]]:
+    """The renames one side made: a base path it lacks and a new path with like content."""
+    gone = {p: e.content for p, e in base.items() if p not in side}
+    new = {p: e.content for p, e in side.items() if p not in base}
+    return find_renames(gone, new)
 
 
 def merge_entry(
