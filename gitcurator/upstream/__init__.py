@@ -1,6 +1,8 @@
-"""Skills from upstream: bringing a source's new version of a skill into the library.
+"""Skills from upstream: bringing a source's new version of a skill in, keeping local edits.
 
-Pure here: the three-way merge of one text file (`text_merge`, on `line_diff`), of a skill
-folder (`folder_merge`) and the `npx skills` project lock (`skills_lock`); they take bytes
-and return data. May import the standard library and gitcurator.errors only.
+Pure here: the three-way merge of one text file as `git merge-file` does it (`text_merge`, on
+git's line diff `line_diff` and `myers_search`), of a skill folder (`folder_merge`, with
+`folder_renames`), the entries a source's folder may not bring (`folder_safety`), and the
+`npx skills` project lock and its hash (`skills_lock`, `path_collation`). They take bytes and
+return data; they may import the standard library and gitcurator.errors only.
 """

@@ -15,6 +15,10 @@ HEURISTIC_FACTOR = 4
 SNAKE_COUNT = 20
 LINE_MAX = 2**63 - 1
 
+_Box = tuple[int, int, int, int]  # off1, lim1, off2, lim2: the part of a and b compared
+_Reach = tuple[int, int, int, int]  # fmin, fmax, bmin, bmax: the diagonals searched so far
+_Split = tuple[int, int, bool, bool]  # where to split, and whether each half needs the minimum
+
 
 def bogosqrt(n: int) -> int:
     """A power of two near the square root of n, as git estimates it."""
@@ -39,24 +43,26 @@ class MiddleSnakeSearch:
         self.backward = [0] * (2 * diagonals + 2)
 
     def compare(self, off1: int, lim1: int, off2: int, lim2: int, need_min: bool) -> None:
-        """Mark the changes between a[off1:lim1] and b[off2:lim2]."""
+        """Mark the changes between a[off1:lim1] and b[off2:lim2] (a stack, not recursion:
+        splits past the cost bound are uneven, and a long file would go too deep)."""
         a, b = self.a, self.b
-        while off1 < lim1 and off2 < lim2 and a[off1] == b[off2]:
-            off1, off2 = off1 + 1, off2 + 1
-        while off1 < lim1 and off2 < lim2 and a[lim1 - 1] == b[lim2 - 1]:
-            lim1, lim2 = lim1 - 1, lim2 - 1
-        if off1 == lim1:
-            self.inserted.extend(range(off2, lim2))
-        elif off2 == lim2:
-            self.deleted.extend(range(off1, lim1))
-        else:
-            i1, i2, min_lo, min_hi = self._split(off1, lim1, off2, lim2, need_min)
-            self.compare(off1, i1, off2, i2, min_lo)
-            self.compare(i1, lim1, i2, lim2, min_hi)
+        boxes = [(off1, lim1, off2, lim2, need_min)]
+        while boxes:
+            off1, lim1, off2, lim2, need_min = boxes.pop()
+            while off1 < lim1 and off2 < lim2 and a[off1] == b[off2]:
+                off1, off2 = off1 + 1, off2 + 1
+            while off1 < lim1 and off2 < lim2 and a[lim1 - 1] == b[lim2 - 1]:
+                lim1, lim2 = lim1 - 1, lim2 - 1
+            if off1 == lim1:
+                self.inserted.extend(range(off2, lim2))
+            elif off2 == lim2:
+                self.deleted.extend(range(off1, lim1))
+            else:
+                i1, i2, min_lo, min_hi = self._split(off1, lim1, off2, lim2, need_min)
+                boxes.append((i1, lim1, i2, lim2, min_hi))
+                boxes.append((off1, i1, off2, i2, min_lo))
 
-    def _split(
-        self, off1: int, lim1: int, off2: int, lim2: int, need_min: bool
-    ) -> tuple[int, int, bool, bool]:
+    def _split(self, off1: int, lim1: int, off2: int, lim2: int, need_min: bool) -> _Split:
         a, b, o = self.a, self.b, self.offset
         kf, kb = self.forward, self.backward
         dmin, dmax = off1 - lim2, lim1 - off2
@@ -114,27 +120,19 @@ class MiddleSnakeSearch:
                     return i1, i2, True, True
             if need_min:
                 continue
+            box, reach = (off1, lim1, off2, lim2), (fmin, fmax, bmin, bmax)
             if got_snake and cost > HEURISTIC_MIN_COST:
-                found = self._good_snake(off1, lim1, off2, lim2, fmin, fmax, bmin, bmax, cost)
+                found = self._good_snake(box, reach, cost)
                 if found is not None:
                     return found
             if cost >= self.max_cost:
-                return self._furthest(off1, lim1, off2, lim2, fmin, fmax, bmin, bmax)
+                return self._furthest(box, reach)
 
-    def _good_snake(
-        self,
-        off1: int,
-        lim1: int,
-        off2: int,
-        lim2: int,
-        fmin: int,
-        fmax: int,
-        bmin: int,
-        bmax: int,
-        cost: int,
-    ) -> tuple[int, int, bool, bool] | None:
+    def _good_snake(self, box: _Box, reach: _Reach, cost: int) -> _Split | None:
         """Past the heuristic cost, a long snake far along a diagonal is taken as the split."""
         a, b, o = self.a, self.b, self.offset
+        off1, lim1, off2, lim2 = box
+        fmin, fmax, bmin, bmax = reach
         fmid, bmid = off1 - off2, lim1 - lim2
         best, point = 0, (0, 0)
         for d in range(fmax, fmin - 1, -2):
@@ -167,19 +165,11 @@ class MiddleSnakeSearch:
             return point[0], point[1], False, True
         return None
 
-    def _furthest(
-        self,
-        off1: int,
-        lim1: int,
-        off2: int,
-        lim2: int,
-        fmin: int,
-        fmax: int,
-        bmin: int,
-        bmax: int,
-    ) -> tuple[int, int, bool, bool]:
+    def _furthest(self, box: _Box, reach: _Reach) -> _Split:
         """Enough searching: split where the forward or backward paths got furthest."""
         o = self.offset
+        off1, lim1, off2, lim2 = box
+        fmin, fmax, bmin, bmax = reach
         fbest, fbest1 = -1, -1
         for d in range(fmax, fmin - 1, -2):
             i1 = min(self.forward[o + d], lim1)
