@@ -181,7 +181,10 @@ def _both_changed(
     if ours.is_symlink:
         why = f"{path} is a symlink retargeted differently on both sides; kept the local target"
         return ours, Conflict(path, "content", why)
-    if any(is_binary(e.content) for e in (base, ours, theirs)) or base.is_symlink:
+    if base.is_symlink:
+        why = f"{path} was a symlink and became a different file on each side; kept the local one"
+        return ours, Conflict(path, "content", why)
+    if any(is_binary(e.content) for e in (base, ours, theirs)):
         why = f"{path} is binary and was changed on both sides; kept the local file"
         return ours, Conflict(path, "binary", why)
     merged = merge_text(base.content, ours.content, theirs.content, LABELS)

@@ -176,6 +176,13 @@ def test_a_symlink_is_merged_as_its_target_and_never_followed() -> None:
     assert clash.files["link"] == f(b"c.md", SYMLINK)
 
 
+def test_a_symlink_made_a_different_file_on_each_side_keeps_the_local_file() -> None:
+    base = {"ref.md": f(b"other.md", SYMLINK)}
+    result = merged(base, {"ref.md": f(b"mine\n")}, {"ref.md": f(b"theirs\n")})
+    assert kinds(result) == {"ref.md": "content"}
+    assert result.files == {"ref.md": f(b"mine\n")}
+
+
 def test_an_upstream_rename_carries_the_local_edit_to_the_new_path() -> None:
     base = {"SKILL.md": f(SKILL), "ref.md": f(LONG)}
     ours = {"SKILL.md": f(SKILL), "ref.md": f(LONG.replace(b"line 2 ", b"LINE 2 "))}
