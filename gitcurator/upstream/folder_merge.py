@@ -23,7 +23,9 @@ EXECUTABLE = 0o100755
 SYMLINK = 0o120000
 LABELS = ("local", "base", "upstream")
 
-ConflictKind = Literal["content", "binary", "modify/delete", "add/add", "mode", "rename"]
+ConflictKind = Literal[
+    "content", "binary", "modify/delete", "add/add", "mode", "rename", "file/folder"
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +119,7 @@ def merge_folder(
                 followed.append((old, to_t))
     for path in sorted((set(base) | set(ours) | set(theirs)) - consumed):
         keep(*merge_entry(path, base.get(path), ours.get(path), theirs.get(path)), path)
+    conflicts += move_file_folder_clashes(files, ours)
     changed = sorted(p for p in set(base) | set(theirs) if base.get(p) != theirs.get(p))
     return FolderMerge(
         dict(sorted(files.items())),
@@ -124,6 +127,41 @@ def merge_folder(
         tuple(changed),
         tuple(followed),
     )
+
+
+def move_file_folder_clashes(
+    files: dict[str, FileEntry], ours: Mapping[str, FileEntry]
+) -> list[Conflict]:
+    """Where the merge kept a file at `p` and files under `p/` (one side made `p` a folder, or
+    a link, the other kept or added a file), no tree can hold both: the local side keeps the
+    path and upstream's moves aside to `p~upstream` (edited in `files`), as a conflict."""
+    folders = {p.rsplit("/", 1)[0] for p in files if "/" in p}
+    folders = {"/".join(d.split("/")[: k + 1]) for d in folders for k in range(d.count("/") + 1)}
+    found: list[Conflict] = []
+    for path in sorted(p for p in files if p in folders):
+        if path not in files:
+            continue
+        inside = sorted(p for p in files if p.startswith(path + "/"))
+        aside = _free_name(files, f"{path}~upstream")
+        if path in ours:
+            for old in inside:
+                files[aside + old[len(path) :]] = files.pop(old)
+            what = f"kept the local file and moved upstream's folder to {aside}/"
+        else:
+            files[aside] = files.pop(path)
+            what = f"kept the local folder and moved upstream's file to {aside}"
+        why = f"{path} is a file on one side and a folder on the other; {what}"
+        found.append(Conflict(path, "file/folder", why))
+    return found
+
+
+def _free_name(files: Mapping[str, FileEntry], wanted: str) -> str:
+    """`wanted`, or `wanted2`, `wanted3`...: a name no file has and no file sits under."""
+    name, n = wanted, 1
+    while name in files or any(p.startswith(name + "/") for p in files):
+        n += 1
+        name = f"{wanted}{n}"
+    return name
 
 
 def _renames(base: Mapping[str, FileEntry], side: Mapping[str, FileEntry]) -> list[tuple[str, str]]:
