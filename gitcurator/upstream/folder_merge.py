@@ -105,6 +105,10 @@ def merge_folder(
             files[to_t] = theirs[to_t]
             why = f"upstream renamed {old} to {to_t}, which was deleted locally; kept upstream's"
             conflicts.append(Conflict(to_t, "rename", why))
+        elif to_o and to_t is None and old not in theirs:
+            files[to_o] = ours[to_o]
+            why = f"{old} was renamed to {to_o} locally and deleted upstream; kept the local file"
+            conflicts.append(Conflict(to_o, "rename", why))
         else:
             target = to_t or to_o
             assert target is not None

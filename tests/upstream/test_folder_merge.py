@@ -233,13 +233,15 @@ def test_a_local_rename_takes_the_upstream_edit_of_the_old_path() -> None:
     assert result.renames == ()  # only upstream's renames are reported as followed
 
 
-def test_a_local_rename_of_a_file_upstream_deleted_is_deleted_unless_edited() -> None:
-    assert merged({"ref.md": f(LONG)}, {"docs/ref.md": f(LONG)}, {}).files == {}
-    edited = {"docs/ref.md": f(LONG + b"mine\n")}
-    result = merged({"ref.md": f(LONG)}, edited, {})
-    assert kinds(result) == {"docs/ref.md": "modify/delete"}
-    assert "renamed locally from ref.md" in result.conflicts[0].message
-    assert result.files == edited
+@pytest.mark.parametrize("content", [LONG, LONG + b"mine\n"])
+def test_a_local_rename_of_a_file_upstream_deleted_is_a_rename_conflict_keeping_it(
+    content: bytes,
+) -> None:
+    # As git's rename/delete: the local move is a change, so the file does not vanish.
+    result = merged({"ref.md": f(LONG)}, {"docs/ref.md": f(content)}, {})
+    assert kinds(result) == {"docs/ref.md": "rename"}
+    assert "renamed to docs/ref.md locally and deleted upstream" in result.conflicts[0].message
+    assert result.files == {"docs/ref.md": f(content)}
 
 
 def test_the_same_rename_on_both_sides_merges_at_the_new_path() -> None:
