@@ -23,7 +23,9 @@ EXECUTABLE = 0o100755
 SYMLINK = 0o120000
 LABELS = ("local", "base", "upstream")
 
-ConflictKind = Literal["content", "binary", "modify/delete", "add/add", "mode", "rename"]
+ConflictKind = Literal[
+    "content", "binary", "modify/delete", "add/add", "mode", "rename", "file/folder"
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,61 +76,103 @@ def merge_folder(
     theirs: Mapping[str, FileEntry],
 ) -> FolderMerge:
     """Merge a skill folder three-way; paths are posix, relative to the folder."""
-    renames = find_renames(
-        {p: e.content for p, e in base.items() if p not in theirs},
-        {p: e.content for p, e in theirs.items() if p not in base},
-    )
+    upstream = dict(_renames(base, theirs))
+    local = dict(_renames(base, ours))
     files: dict[str, FileEntry] = {}
     conflicts: list[Conflict] = []
-    settled: set[str] = set()
-    for old, new in renames:
-        settled |= {old, new}
-        _merge_rename(old, new, base[old], ours, theirs[new], files, conflicts)
-    for path in sorted((set(base) | set(ours) | set(theirs)) - settled):
-        entry, conflict = merge_entry(path, base.get(path), ours.get(path), theirs.get(path))
+    consumed: set[str] = set()
+    followed: list[tuple[str, str]] = []
+
+    def keep(entry: FileEntry | None, conflict: Conflict | None, path: str) -> None:
         if entry is not None:
             files[path] = entry
         if conflict is not None:
             conflicts.append(conflict)
+
+    for old in sorted(set(upstream) | set(local)):
+        to_t, to_o = upstream.get(old), local.get(old)
+        paths = {old} | {p for p in (to_t, to_o) if p}
+        if paths & consumed or (to_t and to_o != to_t and to_t in ours):
+            continue  # another rename took one of these paths: each merges on its own
+        if to_o and to_o != to_t and to_o in theirs:
+            continue
+        consumed |= paths
+        if to_t and to_o and to_t != to_o:
+            files[to_o], files[to_t] = ours[to_o], theirs[to_t]
+            why = f"{old} was renamed to {to_o} locally and to {to_t} upstream; kept both"
+            conflicts.append(Conflict(to_o, "rename", why))
+        elif to_t and to_o is None and old not in ours:
+            files[to_t] = theirs[to_t]
+            why = f"upstream renamed {old} to {to_t}, which was deleted locally; kept upstream's"
+            conflicts.append(Conflict(to_t, "rename", why))
+        elif to_o and to_t is None and old not in theirs:
+            files[to_o] = ours[to_o]
+            why = f"{old} was renamed to {to_o} locally and deleted upstream; kept the local file"
+            conflicts.append(Conflict(to_o, "rename", why))
+        else:
+            target = to_t or to_o
+            assert target is not None
+            mine, other = ours.get(target, ours.get(old)), theirs.get(target, theirs.get(old))
+            entry, conflict = merge_entry(target, base[old], mine, other)
+            if conflict is not None:
+                side = "upstream" if to_t else "locally"
+                note = f"{conflict.message} (renamed {side} from {old})"
+                conflict = Conflict(target, conflict.kind, note)
+            keep(entry, conflict, target)
+            if to_t:
+                followed.append((old, to_t))
+    for path in sorted((set(base) | set(ours) | set(theirs)) - consumed):
+        keep(*merge_entry(path, base.get(path), ours.get(path), theirs.get(path)), path)
+    conflicts += move_file_folder_clashes(files, ours)
     changed = sorted(p for p in set(base) | set(theirs) if base.get(p) != theirs.get(p))
     return FolderMerge(
         dict(sorted(files.items())),
         tuple(sorted(conflicts, key=lambda c: c.path)),
         tuple(changed),
-        tuple(renames),
+        tuple(followed),
     )
 
 
-def _merge_rename(
-    old: str,
-    new: str,
-    base: FileEntry,
-    ours: Mapping[str, FileEntry],
-    theirs: FileEntry,
-    files: dict[str, FileEntry],
-    conflicts: list[Conflict],
-) -> None:
-    """Upstream moved `old` to `new`: the local version of `old` is merged in at `new`."""
-    mine = ours.get(old)
-    if new in ours:
-        # The new path is taken locally too: each path merges on its own (add/add at `new`).
-        for path, was, now in ((old, base, None), (new, None, theirs)):
-            entry, conflict = merge_entry(path, was, ours.get(path), now)
-            if entry is not None:
-                files[path] = entry
-            if conflict is not None:
-                conflicts.append(conflict)
-        return
-    if mine is None:
-        files[new] = theirs
-        why = f"upstream renamed {old} to {new}, which was deleted locally; kept upstream's {new}"
-        conflicts.append(Conflict(new, "rename", why))
-        return
-    entry, conflict = merge_entry(new, base, mine, theirs)
-    if entry is not None:
-        files[new] = entry
-    if conflict is not None:
-        conflicts.append(Conflict(new, conflict.kind, f"{conflict.message} (renamed from {old})"))
+def move_file_folder_clashes(
+    files: dict[str, FileEntry], ours: Mapping[str, FileEntry]
+) -> list[Conflict]:
+    """Where the merge kept a file at `p` and files under `p/` (one side made `p` a folder, or
+    a link, the other kept or added a file), no tree can hold both: the local side keeps the
+    path and upstream's moves aside to `p~upstream` (edited in `files`), as a conflict."""
+    folders = {p.rsplit("/", 1)[0] for p in files if "/" in p}
+    folders = {"/".join(d.split("/")[: k + 1]) for d in folders for k in range(d.count("/") + 1)}
+    found: list[Conflict] = []
+    for path in sorted(p for p in files if p in folders):
+        if path not in files:
+            continue
+        inside = sorted(p for p in files if p.startswith(path + "/"))
+        aside = _free_name(files, f"{path}~upstream")
+        if path in ours:
+            for old in inside:
+                files[aside + old[len(path) :]] = files.pop(old)
+            what = f"kept the local file and moved upstream's folder to {aside}/"
+        else:
+            files[aside] = files.pop(path)
+            what = f"kept the local folder and moved upstream's file to {aside}"
+        why = f"{path} is a file on one side and a folder on the other; {what}"
+        found.append(Conflict(path, "file/folder", why))
+    return found
+
+
+def _free_name(files: Mapping[str, FileEntry], wanted: str) -> str:
+    """`wanted`, or `wanted2`, `wanted3`...: a name no file has and no file sits under."""
+    name, n = wanted, 1
+    while name in files or any(p.startswith(name + "/") for p in files):
+        n += 1
+        name = f"{wanted}{n}"
+    return name
+
+
+def _renames(base: Mapping[str, FileEntry], side: Mapping[str, FileEntry]) -> list[tuple[str, str]]:
+    """The renames one side made: a base path it lacks and a new path with like content."""
+    gone = {p: e.content for p, e in base.items() if p not in side}
+    new = {p: e.content for p, e in side.items() if p not in base}
+    return find_renames(gone, new)
 
 
 def merge_entry(
@@ -179,7 +223,10 @@ def _both_changed(
     if ours.is_symlink:
         why = f"{path} is a symlink retargeted differently on both sides; kept the local target"
         return ours, Conflict(path, "content", why)
-    if any(is_binary(e.content) for e in (base, ours, theirs)) or base.is_symlink:
+    if base.is_symlink:
+        why = f"{path} was a symlink and became a different file on each side; kept the local one"
+        return ours, Conflict(path, "content", why)
+    if any(is_binary(e.content) for e in (base, ours, theirs)):
         why = f"{path} is binary and was changed on both sides; kept the local file"
         return ours, Conflict(path, "binary", why)
     merged = merge_text(base.content, ours.content, theirs.content, LABELS)

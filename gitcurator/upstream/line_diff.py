@@ -1,10 +1,11 @@
-"""A line diff shaped like git's (xdiff): a shortest edit script, its hunks slid as git slides.
+"""A line diff that is git's (xdiff's default Myers diff): the same hunks, placed the same way.
 
 The three-way merge must agree with `git merge-file`, and where a change could be placed in
 more than one spot (an inserted line repeating its neighbour) the merge result depends on
-where the diff put it. git places such a hunk as far down as it slides unless it can line up
-with a change in the other file; `_compact` does the same, so the hunks here are git's
-hunks on the cases that matter (tests/upstream/test_text_merge.py checks against real git).
+where the diff put it. So git's choices are followed step by step: the common ends trimmed,
+lines the other file lacks set aside, the rest searched at middle snakes (`myers_search`),
+and each run of changed lines slid as far down as it goes unless sliding back lines it up
+with a change in the other file (tests/upstream/test_text_merge.py checks against real git).
 """
 
 from __future__ import annotations
@@ -12,9 +13,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-# Beyond this many edits the shortest script costs too much time and memory; the rest of
-# the middle becomes one change (git bounds its search the same way, coarsening the diff).
-MAX_EDIT_COST = 2000
+from gitcurator.upstream.myers_search import MiddleSnakeSearch, bogosqrt
+
+# How git sets lines aside before the search (xdiff's xprepare): a line seen this often
+# (at most) in the other file is "very common", and such lines are dropped from a run
+# mostly made of unmatched lines, looked at this far around.
+MAX_EQUAL_LIMIT = 1024
+SCAN_WINDOW = 100
+UNMATCHED_RUN = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,70 +56,74 @@ def diff_lines(a: Sequence[bytes], b: Sequence[bytes]) -> list[Hunk]:
 
 
 def _mark_changes(a: list[int], b: list[int], ca: list[bool], cb: list[bool]) -> None:
-    start, end_a, end_b = 0, len(a), len(b)
-    while start < end_a and start < end_b and a[start] == b[start]:
+    """Mark the lines of `a` deleted and of `b` inserted, choosing among equally short edit
+    scripts as git's Myers diff does: common ends trimmed, lines without a partner (and
+    runs of very common lines between them) set aside as changed, the rest split at middle
+    snakes."""
+    start, lim = 0, min(len(a), len(b))
+    while start < lim and a[start] == b[start]:
         start += 1
-    while end_a > start and end_b > start and a[end_a - 1] == b[end_b - 1]:
-        end_a, end_b = end_a - 1, end_b - 1
-    path = _shortest_edit(a[start:end_a], b[start:end_b])
-    if path is None:
-        ca[start:end_a] = [True] * (end_a - start)
-        cb[start:end_b] = [True] * (end_b - start)
-        return
-    deleted, inserted = path
-    for x in deleted:
-        ca[start + x] = True
-    for y in inserted:
-        cb[start + y] = True
+    tail = 0
+    while tail < lim - start and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    kept_a = _kept_lines(a, b, start, len(a) - tail, ca)
+    kept_b = _kept_lines(b, a, start, len(b) - tail, cb)
+    search = MiddleSnakeSearch([a[i] for i in kept_a], [b[i] for i in kept_b])
+    search.compare(0, len(kept_a), 0, len(kept_b), need_min=False)
+    for x in search.deleted:
+        ca[kept_a[x]] = True
+    for y in search.inserted:
+        cb[kept_b[y]] = True
 
 
-def _shortest_edit(a: list[int], b: list[int]) -> tuple[list[int], list[int]] | None:
-    """Myers' O(ND) search: the lines of `a` deleted and of `b` inserted, or None past the cap."""
-    n, m = len(a), len(b)
-    if not n or not m:
-        return list(range(n)), list(range(m))
-    limit = min(n + m, MAX_EDIT_COST)
-    offset = limit + 1
-    v = [0] * (2 * limit + 3)
-    trace: list[list[int]] = []
-    for d in range(limit + 1):
-        trace.append(v[offset - d - 1 : offset + d + 2])
-        for k in range(-d, d + 1, 2):
-            if k == -d or (k != d and v[offset + k - 1] < v[offset + k + 1]):
-                x = v[offset + k + 1]
-            else:
-                x = v[offset + k - 1] + 1
-            y = x - k
-            while x < n and y < m and a[x] == b[y]:
-                x, y = x + 1, y + 1
-            v[offset + k] = x
-            if x >= n and y >= m:
-                return _backtrack(trace, n, m)
-    return None
-
-
-def _backtrack(trace: list[list[int]], x: int, y: int) -> tuple[list[int], list[int]]:
-    deleted: list[int] = []
-    inserted: list[int] = []
-    for d in range(len(trace) - 1, 0, -1):
-        row = trace[d]  # v before step d, indexed from k = -d - 1
-        k = x - y
-
-        def at(kk: int, row: list[int] = row, d: int = d) -> int:
-            return row[kk + d + 1]
-
-        down = k == -d or (k != d and at(k - 1) < at(k + 1))
-        prev_k = k + 1 if down else k - 1
-        prev_x = at(prev_k)
-        prev_y = prev_x - prev_k
-        while x > prev_x and y > prev_y:
-            x, y = x - 1, y - 1
-        if down:
-            inserted.append(prev_y)
+def _kept_lines(
+    mine: list[int], other: list[int], start: int, end: int, changed: list[bool]
+) -> list[int]:
+    """The lines of mine[start:end] the search must align; the others are changed already:
+    a line the other file lacks, and a line common in both files (seen `_bogosqrt` times)
+    inside a run of lines the other file lacks."""
+    limit = min(bogosqrt(len(mine)), MAX_EQUAL_LIMIT)
+    counts: dict[int, int] = {}
+    for line in other:
+        counts[line] = counts.get(line, 0) + 1
+    kind = [0] * len(mine)  # 0 no partner, 1 some, 2 very common
+    for i in range(start, end):
+        seen = counts.get(mine[i], 0)
+        kind[i] = 0 if seen == 0 else 2 if seen >= limit else 1
+    kept: list[int] = []
+    for i in range(start, end):
+        if kind[i] == 1 or (kind[i] == 2 and not _amid_unmatched(kind, i, start, end - 1)):
+            kept.append(i)
         else:
-            deleted.append(prev_x)
-        x, y = prev_x, prev_y
-    return deleted, inserted
+            changed[i] = True
+    return kept
+
+
+def _amid_unmatched(kind: list[int], i: int, first: int, last: int) -> bool:
+    """Whether the very common line `i` sits in a run made mostly of unmatched lines."""
+    first, last = max(first, i - SCAN_WINDOW), min(last, i + SCAN_WINDOW)
+    unmatched_before, common_before = _run(kind, i, -1, first)
+    if not unmatched_before:
+        return False
+    unmatched_after, common_after = _run(kind, i, 1, last)
+    if not unmatched_after:
+        return False
+    common = common_before + common_after
+    return common * UNMATCHED_RUN < common + unmatched_before + unmatched_after
+
+
+def _run(kind: list[int], i: int, step: int, bound: int) -> tuple[int, int]:
+    unmatched, common = 0, 1
+    j = i + step
+    while (j >= bound) if step < 0 else (j <= bound):
+        if kind[j] == 0:
+            unmatched += 1
+        elif kind[j] == 2:
+            common += 1
+        else:
+            break
+        j += step
+    return unmatched, common
 
 
 def _compact(recs: list[int], rchg: list[bool], other: list[bool]) -> None:

@@ -16,6 +16,7 @@ or `node_modules` are skipped at any depth.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -108,6 +109,11 @@ def render_lock(lock: SkillsLock) -> str:
     text = json.dumps(document, indent=2, ensure_ascii=False)
     # JSON.stringify writes a lone surrogate as an escape; Python would write it raw.
     return re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
+
+
+def with_entry(lock: SkillsLock, name: str, entry: LockEntry) -> SkillsLock:
+    """The lock with `name`'s entry set (added or replaced); the other entries untouched."""
+    return dataclasses.replace(lock, skills={**lock.skills, name: entry})
 
 
 def computed_hash(files: Mapping[str, bytes]) -> str:

@@ -4,6 +4,8 @@ symlinks; and the check that refuses entries leaving the folder."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gitcurator.upstream.folder_merge import (
     EXECUTABLE,
@@ -174,6 +176,13 @@ def test_a_symlink_is_merged_as_its_target_and_never_followed() -> None:
     assert clash.files["link"] == f(b"c.md", SYMLINK)
 
 
+def test_a_symlink_made_a_different_file_on_each_side_keeps_the_local_file() -> None:
+    base = {"ref.md": f(b"other.md", SYMLINK)}
+    result = merged(base, {"ref.md": f(b"mine\n")}, {"ref.md": f(b"theirs\n")})
+    assert kinds(result) == {"ref.md": "content"}
+    assert result.files == {"ref.md": f(b"mine\n")}
+
+
 def test_an_upstream_rename_carries_the_local_edit_to_the_new_path() -> None:
     base = {"SKILL.md": f(SKILL), "ref.md": f(LONG)}
     ours = {"SKILL.md": f(SKILL), "ref.md": f(LONG.replace(b"line 2 ", b"LINE 2 "))}
@@ -194,7 +203,7 @@ def test_a_rename_whose_content_conflicts_names_the_new_path_and_the_old() -> No
     theirs = {"docs/ref.md": f(LONG.replace(b"line 3 ", b"theirs 3 "))}
     result = merged(base, ours, theirs)
     assert kinds(result) == {"docs/ref.md": "content"}
-    assert "renamed from ref.md" in result.conflicts[0].message
+    assert "renamed upstream from ref.md" in result.conflicts[0].message
     assert set(result.files) == {"docs/ref.md"}
 
 
@@ -211,6 +220,46 @@ def test_a_rename_onto_a_path_added_locally_merges_each_path_on_its_own() -> Non
     )
     assert kinds(result) == {"docs/ref.md": "add/add"}
     assert "ref.md" not in result.files
+
+
+def test_a_local_rename_takes_the_upstream_edit_of_the_old_path() -> None:
+    base = {"ref.md": f(LONG)}
+    ours = {"docs/ref.md": f(LONG.replace(b"line 1 ", b"LINE 1 "))}
+    theirs = {"ref.md": f(LONG.replace(b"line 18 ", b"LINE 18 "))}
+    result = merged(base, ours, theirs)
+    assert result.clean, result.conflicts
+    text = result.files["docs/ref.md"].content
+    assert set(result.files) == {"docs/ref.md"} and b"LINE 1 " in text and b"LINE 18 " in text
+    assert result.renames == ()  # only upstream's renames are reported as followed
+
+
+@pytest.mark.parametrize("content", [LONG, LONG + b"mine\n"])
+def test_a_local_rename_of_a_file_upstream_deleted_is_a_rename_conflict_keeping_it(
+    content: bytes,
+) -> None:
+    # As git's rename/delete: the local move is a change, so the file does not vanish.
+    result = merged({"ref.md": f(LONG)}, {"docs/ref.md": f(content)}, {})
+    assert kinds(result) == {"docs/ref.md": "rename"}
+    assert "renamed to docs/ref.md locally and deleted upstream" in result.conflicts[0].message
+    assert result.files == {"docs/ref.md": f(content)}
+
+
+def test_the_same_rename_on_both_sides_merges_at_the_new_path() -> None:
+    base = {"ref.md": f(LONG)}
+    ours = {"docs/ref.md": f(LONG.replace(b"line 1 ", b"LINE 1 "))}
+    theirs = {"docs/ref.md": f(LONG.replace(b"line 18 ", b"LINE 18 "))}
+    result = merged(base, ours, theirs)
+    assert result.clean
+    assert result.renames == (("ref.md", "docs/ref.md"),)
+    assert b"LINE 1 " in result.files["docs/ref.md"].content
+    assert b"LINE 18 " in result.files["docs/ref.md"].content
+
+
+def test_renamed_differently_on_both_sides_is_a_rename_conflict_keeping_both() -> None:
+    base = {"ref.md": f(LONG)}
+    result = merged(base, {"mine/ref.md": f(LONG)}, {"theirs/ref.md": f(LONG)})
+    assert kinds(result) == {"mine/ref.md": "rename"}
+    assert set(result.files) == {"mine/ref.md", "theirs/ref.md"}
 
 
 def test_a_file_too_different_is_no_rename() -> None:
@@ -266,3 +315,32 @@ def test_unsafe_entries_are_paths_out_of_the_folder_and_links_leaving_it() -> No
     assert "outside the skill folder" in (unsafe_reason("out", files["out"], files) or "")
     assert "submodule" in (unsafe_reason("module", files["module"]) or "")
     assert unsafe_reason("SKILL.md", files["SKILL.md"]) is None
+
+
+entries = st.builds(
+    FileEntry,
+    st.sampled_from([b"", b"a\n", b"a\nb\n", b"b\n", b"\0bin", LONG, LONG + b"x\n"]),
+    st.sampled_from([0o100644, EXECUTABLE, SYMLINK]),
+)
+folders = st.dictionaries(st.sampled_from(["SKILL.md", "a.md", "d/b.md", "d/c.sh"]), entries)
+
+
+@given(folders, folders)
+def test_a_side_left_alone_gives_the_other_folder(
+    base: dict[str, FileEntry], other: dict[str, FileEntry]
+) -> None:
+    for result in (merge_folder(base, base, other), merge_folder(base, other, base)):
+        assert result.clean and result.files == other
+    assert merge_folder(base, other, other).files == other
+
+
+@given(folders, folders, folders)
+def test_a_merge_loses_no_local_file_unless_upstream_deleted_or_moved_it(
+    base: dict[str, FileEntry], ours: dict[str, FileEntry], theirs: dict[str, FileEntry]
+) -> None:
+    result = merge_folder(base, ours, theirs)
+    moved = {old for old, _ in result.renames}
+    for path, entry in ours.items():
+        if path in result.files or path in moved:
+            continue
+        assert base.get(path) == entry and path not in theirs, path

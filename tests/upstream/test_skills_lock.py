@@ -21,6 +21,7 @@ from gitcurator.upstream.skills_lock import (
     folder_hash,
     parse_lock,
     render_lock,
+    with_entry,
 )
 
 FIXTURES = Path(__file__).parent / "fixtures_lock"
@@ -137,8 +138,9 @@ def test_a_new_hash_replaces_only_that_field() -> None:
     text = (FIXTURES / "with-ref-and-extras.json").read_text(encoding="utf-8")
     lock = parse_lock(text)
     entry = dataclasses.replace(lock.skills["Zebra"], computed_hash=GAMMA_HASH[::-1])
-    again = render_lock(dataclasses.replace(lock, skills={**lock.skills, "Zebra": entry}))
+    again = render_lock(with_entry(lock, "Zebra", entry))
     assert again == text.replace(GAMMA_HASH, GAMMA_HASH[::-1])
+    assert lock.skills["Zebra"].computed_hash == GAMMA_HASH  # the lock read is unchanged
 
 
 def test_unknown_top_level_fields_are_kept() -> None:

@@ -140,3 +140,24 @@ def test_real_git_agrees_on_random_edits(
     expected, conflicts = git_merge_file(tmp_path_factory.mktemp("m"), base, ours, theirs)
     merged = merge_text(base, ours, theirs)
     assert (merged.conflicts, merged.content) == (conflicts, expected)
+
+
+def test_real_git_agrees_on_long_files_with_many_edits(tmp_path: Path) -> None:
+    """Past git's search bounds (hundreds of edits) the diff takes git's shortcuts too."""
+    import random
+
+    rng = random.Random(16)
+    base = [b"%d\n" % rng.randrange(40) for _ in range(2500)]
+
+    def edited() -> bytes:
+        lines = list(base)
+        for _ in range(700):
+            at = rng.randrange(len(lines))
+            lines[at : at + rng.randrange(2)] = [b"%d\n" % rng.randrange(80)] * rng.randrange(3)
+        return b"".join(lines)
+
+    ours, theirs = edited(), edited()
+    expected, conflicts = git_merge_file(tmp_path, b"".join(base), ours, theirs)
+    merged = merge_text(b"".join(base), ours, theirs)
+    assert merged.content == expected
+    assert min(merged.conflicts, 127) == conflicts  # git's exit code stops at 127
