@@ -29,6 +29,7 @@ from gitcurator.upstream.skills_lock import (
     folder_hash,
     parse_lock,
     render_lock,
+    with_entry,
 )
 from gitcurator.upstream.source_spec import GITHUB_URL, is_shorthand
 
@@ -140,11 +141,11 @@ def lock_updater(repo: SkillsRepo) -> LockEdit:
         lock = read_lock(store, tree)
         if lock is None or not folders.keys() & lock.skills.keys():
             return tree
-        skills = dict(lock.skills)
         for name, files in folders.items():
-            if name in skills:
-                skills[name] = dataclasses.replace(skills[name], computed_hash=folder_hash(files))
-        text = render_lock(dataclasses.replace(lock, skills=skills))
+            if name in lock.skills:
+                entry = dataclasses.replace(lock.skills[name], computed_hash=folder_hash(files))
+                lock = with_entry(lock, name, entry)
+        text = render_lock(lock)
         sha = source_fetch.store_blob(store, text.encode("utf-8"))
         return trees.replace_paths(store, tree, [(LOCK_FILE, (sha, FILE_MODE))])
 
