@@ -38,7 +38,7 @@ from gitcurator.store.objects import LINK_MODE
 from gitcurator.store.repository import Store
 from gitcurator.upstream.provenance import Provenance, source_trailer
 from gitcurator.upstream.rename import renamed_skill_md
-from gitcurator.upstream.source_spec import shown_source
+from gitcurator.upstream.source_spec import is_shorthand, shown_source
 
 
 def add(
@@ -57,7 +57,15 @@ def add(
     with open_repo(start) as repo:
         store = repo.store
         fresh = not source_fetch.is_fetched(store, url, ref)
-        tip = source_fetch.fetch_source(store, url, ref, shown)
+        try:
+            tip = source_fetch.fetch_source(store, url, ref, shown)
+        except CuratorError as exc:
+            if is_shorthand(source) and Path(source).exists():
+                raise CuratorError(
+                    f"{exc} ({source} is read as the GitHub repository; for the folder of that "
+                    f"name here, write ./{source})"
+                ) from None
+            raise
         try:
             offered = offered_skills(store, tip.tree, path, shown)
             if not names:

@@ -52,3 +52,36 @@ def git_daemon(served: Path, push: bool = False) -> Iterator[str]:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def http_git_server(served: Path) -> Iterator[str]:
+    """dulwich's smart HTTP server on 127.0.0.1 serving the repositories under `served`
+    (read-only, no auth): its base URL."""
+    import os
+    import threading
+    from typing import Any
+    from wsgiref.simple_server import make_server
+
+    from dulwich.server import FileSystemBackend
+    from dulwich.web import WSGIRequestHandlerLogger, WSGIServerLogger, make_wsgi_chain
+
+    class Backend(FileSystemBackend):
+        # dulwich's web app passes "/name.git", which FileSystemBackend joins to "/" itself.
+        def open_repository(self, path: str | bytes) -> Any:
+            return super().open_repository(os.fsdecode(path).lstrip("/"))
+
+    server = make_server(
+        "127.0.0.1",
+        0,
+        make_wsgi_chain(Backend(str(served))),
+        handler_class=WSGIRequestHandlerLogger,
+        server_class=WSGIServerLogger,
+    )
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -7,6 +7,7 @@ import json
 import os
 from pathlib import Path
 
+import pytest
 from support.repos import git, run_cli
 from support.upstream import commit_all, fsck, git_daemon, head, make_library, make_source
 
@@ -186,3 +187,16 @@ def test_a_skill_the_lock_lists_gets_its_hash_in_the_same_commit(tmp_path: Path)
     written = json.loads((lib / "skills-lock.json").read_text())
     assert written["skills"]["pdf"]["computedHash"] == computed_hash(files)
     assert "skills-lock.json" in git("show", "--name-only", "--format=", "HEAD", cwd=lib).stdout
+
+
+def test_a_shorthand_that_fails_names_the_local_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gitcurator.upstream import source_spec
+
+    lib = make_library(tmp_path)
+    (tmp_path / "hub/o/r.git").mkdir(parents=True)  # GitHub stand-in: not a repository
+    monkeypatch.setattr(source_spec, "GITHUB_URL", str(tmp_path / "hub/{}.git"))
+    (tmp_path / "o/r").mkdir(parents=True)
+    result = run_cli("add", "o/r", "-C", str(lib), cwd=tmp_path)
+    assert result.code == 1 and "write ./o/r" in result.err, result

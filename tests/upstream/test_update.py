@@ -7,7 +7,10 @@ import json
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
+import pytest
+from support.git_daemon import http_git_server
 from support.repos import git, run_cli
 from support.upstream import (
     commit_all,
@@ -225,14 +228,15 @@ def test_a_fixed_branch_merges_after_main_moved(tmp_path: Path) -> None:
     fsck(lib)
 
 
-def test_update_over_git_daemon(tmp_path: Path) -> None:
+@pytest.mark.parametrize("server", [git_daemon, http_git_server])
+def test_update_over_git_and_http_servers(tmp_path: Path, server: Any) -> None:
     source, lib = make_source(tmp_path), make_library(tmp_path)
     served = tmp_path / "served"
     served.mkdir()
     bare = served / "skills.git"
     git("clone", "--quiet", "--bare", str(source), str(bare), cwd=tmp_path)
     git("remote", "add", "served", str(bare), cwd=source)
-    with git_daemon(served) as base:
+    with server(served) as base:
         assert run_cli("add", f"{base}/skills.git", "pdf", "-C", str(lib)).code == 0
         edit_line(source / "skills/pdf/SKILL.md", "Step 2 of pdf.", "Step 2, served.")
         commit_all(source, "edit")
