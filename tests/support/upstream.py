@@ -8,7 +8,16 @@ from pathlib import Path
 from support.git_daemon import git_daemon
 from support.repos import git, run_cli, write_skill
 
-__all__ = ["commit_all", "edit_line", "fsck", "git_daemon", "head", "make_library", "make_source"]
+__all__ = [
+    "commit_all",
+    "conflict_fixed_upstream_way",
+    "edit_line",
+    "fsck",
+    "git_daemon",
+    "head",
+    "make_library",
+    "make_source",
+]
 
 SKILL_BODY = """\
 ---
@@ -76,3 +85,19 @@ def fsck(repo: Path) -> None:
     """`git fsck --strict` finds nothing wrong."""
     result = git("fsck", "--strict", "--no-dangling", cwd=repo, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def conflict_fixed_upstream_way(source: Path, lib: Path) -> str:
+    """Both sides change pdf's step 4, `update` leaves the review branch, and a person takes
+    upstream's version there (the work tree stays on that branch): the branch's name."""
+    edit_line(source / "skills/pdf/SKILL.md", "Step 4 of pdf.", "Step 4, upstream's way.")
+    commit_all(source, "upstream edit")
+    edit_line(lib / "pdf/SKILL.md", "Step 4 of pdf.", "Step 4, my way.")
+    git("commit", "--quiet", "-am", "my edit", cwd=lib)
+    assert run_cli("update", "-C", str(lib)).code == 1
+    listed = git("branch", "--list", "update/*", "--format=%(refname:short)", cwd=lib)
+    branch = listed.stdout.strip()
+    git("switch", "--quiet", branch, cwd=lib)
+    (lib / "pdf/SKILL.md").write_text((source / "skills/pdf/SKILL.md").read_text())
+    git("commit", "--quiet", "-am", "take theirs", cwd=lib)
+    return branch

@@ -14,6 +14,7 @@ from support.git_daemon import http_git_server
 from support.repos import git, run_cli
 from support.upstream import (
     commit_all,
+    conflict_fixed_upstream_way,
     edit_line,
     fsck,
     git_daemon,
@@ -177,17 +178,7 @@ def test_an_update_that_fails_validation_is_refused(tmp_path: Path) -> None:
 
 def _conflicted_branch(tmp_path: Path) -> tuple[Path, Path, str]:
     source, lib = _added(tmp_path)
-    edit_line(source / "skills/pdf/SKILL.md", "Step 4 of pdf.", "Step 4, upstream's way.")
-    commit_all(source, "upstream edit")
-    _local_edit(lib, "pdf/SKILL.md", "Step 4 of pdf.", "Step 4, my way.")
-    assert run_cli("update", "-C", str(lib)).code == 1
-    branch = git(
-        "branch", "--list", "update/*", "--format=%(refname:short)", cwd=lib
-    ).stdout.strip()
-    git("switch", "--quiet", branch, cwd=lib)
-    (lib / "pdf/SKILL.md").write_text((source / "skills/pdf/SKILL.md").read_text())
-    git("commit", "--quiet", "-am", "take theirs", cwd=lib)
-    return source, lib, branch
+    return source, lib, conflict_fixed_upstream_way(source, lib)
 
 
 def test_a_branch_touching_other_skills_is_refused(tmp_path: Path) -> None:

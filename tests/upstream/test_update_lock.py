@@ -8,7 +8,14 @@ import shutil
 from pathlib import Path
 
 from support.repos import git, run_cli
-from support.upstream import commit_all, edit_line, head, make_library, make_source
+from support.upstream import (
+    commit_all,
+    conflict_fixed_upstream_way,
+    edit_line,
+    head,
+    make_library,
+    make_source,
+)
 
 from gitcurator.commands.upstream_lock import _url
 from gitcurator.upstream.skills_lock import computed_hash
@@ -78,17 +85,7 @@ def test_github_sources_of_the_lock_are_https_urls() -> None:
 
 def test_after_a_conflict_is_fixed_the_merge_rewrites_the_hash(tmp_path: Path) -> None:
     source, lib = _npx_library(tmp_path, None)
-    edit_line(source / "skills/pdf/SKILL.md", "Step 4 of pdf.", "Step 4, upstream.")
-    commit_all(source, "upstream edit")
-    edit_line(lib / "pdf/SKILL.md", "Step 4 of pdf.", "Step 4, mine.")
-    git("commit", "--quiet", "-am", "mine", cwd=lib)
-    assert run_cli("update", "-C", str(lib)).code == 1
-    branch = git(
-        "branch", "--list", "update/*", "--format=%(refname:short)", cwd=lib
-    ).stdout.strip()
-    git("switch", "--quiet", branch, cwd=lib)
-    (lib / "pdf/SKILL.md").write_text((source / "skills/pdf/SKILL.md").read_text())
-    git("commit", "--quiet", "-am", "take theirs", cwd=lib)
+    branch = conflict_fixed_upstream_way(source, lib)
     git("switch", "--quiet", "main", cwd=lib)
     result = run_cli("merge", branch, "-C", str(lib))
     assert result.code == 0, result
