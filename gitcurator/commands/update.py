@@ -19,7 +19,7 @@ from gitcurator.commands.upstream_state import Folder, Followed, folder_entries,
 from gitcurator.errors import EXIT_FAILURE, EXIT_OK
 from gitcurator.library import open_repo
 from gitcurator.output import Result
-from gitcurator.render import plural
+from gitcurator.render import name_list, plural
 from gitcurator.store import source_fetch
 from gitcurator.store.repository import Store
 from gitcurator.timeutil import utc_now
@@ -99,7 +99,8 @@ def _report(plan: UpdatePlan, applied: Applied | None, dry_run: bool) -> Result:
             said += " (local edits kept)"
         if step.kind == UNREACHABLE:
             said += f": {step.versions.error}"
-        lines.append(f"{step.name}: {said}")
+        if step.kind != UNCHANGED:  # counted below: a 200-skill source is mostly unchanged
+            lines.append(f"{step.name}: {said}")
         for c in step.conflicts:
             lines.append(f"  {step.folder}/{c.path}: {c.message}")
         rows.append(
@@ -118,6 +119,9 @@ def _report(plan: UpdatePlan, applied: Applied | None, dry_run: bool) -> Result:
                 "error": step.versions.error,
             }
         )
+    unchanged = [s.name for s in plan.steps if s.kind == UNCHANGED]
+    if unchanged:
+        lines.append(f"unchanged upstream: {name_list(unchanged, 5)}")
     if not plan.steps:
         lines.append("no skill here was added from upstream (`gitcurator add SOURCE NAME`)")
     unreachable = [s.name for s in plan.steps if s.kind == UNREACHABLE]
