@@ -23,17 +23,15 @@ from gitcurator.commands.upstream_sources import (
     refuse_unsafe,
     skill_entries,
     source_url,
+    validate_folders,
 )
-from gitcurator.errors import CuratorError, UsageError, ValidationFailed
+from gitcurator.errors import CuratorError, UsageError
 from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.output import Result
-from gitcurator.render import findings_text, name_list, plural
-from gitcurator.skills.check_tree import check_tree
+from gitcurator.render import name_list, plural
 from gitcurator.skills.identity import is_skill_name, not_a_name_reason
 from gitcurator.store import source_fetch, trees
-from gitcurator.store.commits import TreeId
 from gitcurator.store.diff import Entry
-from gitcurator.store.index import stored_tree
 from gitcurator.store.objects import LINK_MODE
 from gitcurator.store.repository import Store
 from gitcurator.upstream.provenance import Provenance, source_trailer
@@ -119,7 +117,7 @@ def _add(
     new_tree = trees.replace_paths(store, library.tree, edits)
     folders = [prefix + t for t in added]
     new_tree = lock_updater(repo)(new_tree, skill_folders(store, new_tree, folders))
-    _validate(repo, new_tree, folders, shown)
+    validate_folders(repo, new_tree, folders, f"in the skills from {shown}; nothing was changed")
     message = _message(shown, tip.commit.decode(), added)
     moved = commit_move(repo, library, new_tree, message, "add skills", folders)
     source_fetch.keep_commit(store, url, ref, tip.commit)
@@ -194,19 +192,6 @@ def _renamed(store: Store, entry: Entry, name: str) -> Entry:
         return entry
     data = renamed_skill_md(store.read_blob(sha), name)
     return source_fetch.store_blob(store, data), mode
-
-
-def _validate(repo: SkillsRepo, tree: TreeId, folders: list[str], shown: str) -> None:
-    store = repo.store
-    files = stored_tree(store, store.tree_entries(tree))
-    result = check_tree(
-        files, skills_dir=repo.config.skills_dir, include=repo.config.include, only=folders
-    )
-    if result.errors:
-        raise ValidationFailed(
-            f"{plural(result.errors, 'error')} in the skills from {shown}; nothing was changed",
-            details=findings_text(result.findings, show_warnings=False),
-        )
 
 
 def _message(shown: str, commit: str, added: dict[str, Provenance]) -> str:

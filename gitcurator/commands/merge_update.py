@@ -24,9 +24,8 @@ from gitcurator.audit.update_check import (
     update_sources,
 )
 from gitcurator.commands.moves import tip_of
-from gitcurator.commands.update_apply import validate_folders
 from gitcurator.commands.upstream_lock import lock_sources, lock_updater, skill_folders
-from gitcurator.commands.upstream_sources import hub_sources, record_sources
+from gitcurator.commands.upstream_sources import hub_sources, record_sources, validate_folders
 from gitcurator.errors import CuratorError
 from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.output import Result
@@ -86,7 +85,7 @@ def merge_update(start: Path, run: str) -> Result:
         new_tree = lock_updater(repo)(new_tree, skill_folders(store, new_tree, folders))
         # A lock rewritten here is a change of its own: a merge commit, not a fast-forward.
         fast_forward = fast_forward and new_tree == joined.tree
-        validate_folders(repo, new_tree, folders)
+        validate_folders(repo, new_tree, folders, f"in the skills of {branch}; nothing was changed")
         pairs = [(trailers.UPDATE_RUN, run_id)]
         pairs += [(trailers.SKILL_SOURCE, source_trailer(n, p)) for n, p in sorted(sources.items())]
         message = (

@@ -14,15 +14,12 @@ from dataclasses import dataclass
 from gitcurator.audit import trailers
 from gitcurator.commands.moves import Tip, commit_move
 from gitcurator.commands.upstream_lock import LockEdit
-from gitcurator.commands.upstream_sources import hub_sources, record_sources
-from gitcurator.errors import CuratorError, ValidationFailed
+from gitcurator.commands.upstream_sources import hub_sources, record_sources, validate_folders
+from gitcurator.errors import CuratorError
 from gitcurator.library import SkillsRepo
-from gitcurator.render import findings_text, plural
-from gitcurator.skills.check_tree import check_tree
 from gitcurator.store import branches, commits, source_fetch, trees
 from gitcurator.store.commits import CommitId, TreeId
 from gitcurator.store.diff import Entry
-from gitcurator.store.index import stored_tree
 from gitcurator.upstream.provenance import Provenance, source_trailer
 from gitcurator.upstream.update_plan import SkillStep, SourceStep, UpdatePlan, update_subject
 
@@ -50,7 +47,13 @@ def apply_update(
         tree = lock_edit(tree, {s.name: s.files for s in source.taken if s.files is not None})
         built.append((source, tree))
     clean = [s.folder for s in plan.taken if s.kind != "conflict" and s.folder]
-    validate_folders(repo, tree, clean)
+    validate_folders(
+        repo,
+        tree,
+        clean,
+        "in the updated skills; nothing was changed. The source's new version fails "
+        "validation: leave it for now, or take it by hand",
+    )
     if plan.conflicted:
         return _review_branch(repo, library, built, run_id)
     made: list[str] = []
@@ -108,25 +111,6 @@ def _write_folders(repo: SkillsRepo, tree: TreeId, steps: Sequence[SkillStep]) -
             sha = source_fetch.store_blob(store, entry.content)
             edits.append((f"{step.folder}/{rel}", (sha, entry.mode)))
     return trees.replace_paths(store, tree, edits)
-
-
-def validate_folders(repo: SkillsRepo, tree: TreeId, folders: list[str]) -> None:
-    """Refuse (ValidationFailed with the findings) if the skill `folders` of `tree` fail."""
-    if not folders:
-        return
-    store = repo.store
-    result = check_tree(
-        stored_tree(store, store.tree_entries(tree)),
-        skills_dir=repo.config.skills_dir,
-        include=repo.config.include,
-        only=folders,
-    )
-    if result.errors:
-        raise ValidationFailed(
-            f"{plural(result.errors, 'error')} in the updated skills; nothing was changed. "
-            "The source's new version fails validation: leave it for now, or take it by hand",
-            details=findings_text(result.findings, show_warnings=False),
-        )
 
 
 def new_provenance(step: SkillStep, source: SourceStep) -> Provenance:

@@ -9,13 +9,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from gitcurator.audit import trailers
-from gitcurator.errors import CuratorError
+from gitcurator.errors import CuratorError, ValidationFailed
 from gitcurator.library import SkillsRepo
 from gitcurator.output import warning_line
+from gitcurator.render import findings_text, plural
+from gitcurator.skills.check_tree import check_tree
 from gitcurator.skills.document import SkillLocation, SkillParseError, find_skills, parse_skill_md
 from gitcurator.skills.identity import identity
 from gitcurator.store import graph, source_fetch
+from gitcurator.store.commits import TreeId
 from gitcurator.store.diff import Entry
+from gitcurator.store.index import stored_tree
 from gitcurator.store.objects import GITLINK_MODE, LINK_MODE
 from gitcurator.store.remote_url import check_location
 from gitcurator.store.repository import Store
@@ -156,3 +160,22 @@ def record_sources(
     except CuratorError as exc:
         return [warning_line(f"the skills' sources were not recorded: {exc}")]
     return [warning_line(w) for w in result.warnings]
+
+
+def validate_folders(repo: SkillsRepo, tree: TreeId, folders: list[str], what: str) -> None:
+    """Refuse (ValidationFailed with the findings) if the skill `folders` of `tree` fail;
+    `what` ends the message ("in the skills from X; nothing was changed")."""
+    if not folders:
+        return
+    store = repo.store
+    result = check_tree(
+        stored_tree(store, store.tree_entries(tree)),
+        skills_dir=repo.config.skills_dir,
+        include=repo.config.include,
+        only=folders,
+    )
+    if result.errors:
+        raise ValidationFailed(
+            f"{plural(result.errors, 'error')} {what}",
+            details=findings_text(result.findings, show_warnings=False),
+        )
