@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from gitcurator.audit import trailers
 from gitcurator.upstream.provenance import Provenance, parse_source_trailer
@@ -46,6 +46,8 @@ class UpdateFacts:
     target: str
     related: bool
     commits: Sequence[UpdateCommit]
+    # The default branch's live skills: name -> folder (where a named skill may be changed).
+    skill_folders: Mapping[str, str] = field(default_factory=dict)
 
 
 def update_sources(facts: UpdateFacts) -> dict[str, Provenance]:
@@ -63,17 +65,9 @@ def update_sources(facts: UpdateFacts) -> dict[str, Provenance]:
 
 
 def allowed_folders(facts: UpdateFacts) -> set[str]:
-    """The skill folders the update's own commits changed, each named by a Skill-Source."""
+    """The library folders of the skills the update's own commits name."""
     names = update_sources(facts)
-    folders = set()
-    for c in facts.commits:
-        if trailers.trailers(c.message).get(trailers.UPDATE_RUN) != [facts.run_id]:
-            continue
-        for path in c.paths:
-            folder = _named_folder(path, names)
-            if folder is not None:
-                folders.add(folder)
-    return folders
+    return {facts.skill_folders[n] for n in names if n in facts.skill_folders}
 
 
 def update_problem(facts: UpdateFacts) -> str | None:
@@ -89,6 +83,9 @@ def update_problem(facts: UpdateFacts) -> str | None:
     names = update_sources(facts)
     if not names:
         return "its commits name no skill (`Skill-Source:`) the update merged"
+    strangers = sorted(n for n in names if n not in facts.skill_folders)
+    if strangers:
+        return f"it names {', '.join(strangers)}, which {facts.target} holds no live skill of"
     folders = allowed_folders(facts)
     for c in own:
         if c.parents != 1:
@@ -106,14 +103,6 @@ def update_problem(facts: UpdateFacts) -> str | None:
 def marker_paths(files: Mapping[str, bytes]) -> list[str]:
     """The files still holding a conflict (a `<<<<<<<` and a `>>>>>>>` marker line)."""
     return sorted(p for p, data in files.items() if _OPENING.search(data) and _CLOSING.search(data))
-
-
-def _named_folder(path: str, names: Mapping[str, Provenance]) -> str | None:
-    parts = path.split("/")
-    for i, part in enumerate(parts[:-1]):
-        if part in names:
-            return "/".join(parts[: i + 1])
-    return None
 
 
 def _within(path: str, folders: set[str]) -> bool:

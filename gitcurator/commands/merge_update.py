@@ -25,7 +25,12 @@ from gitcurator.audit.update_check import (
 )
 from gitcurator.commands.moves import tip_of
 from gitcurator.commands.upstream_lock import lock_sources, lock_updater, skill_folders
-from gitcurator.commands.upstream_sources import hub_sources, record_sources, validate_folders
+from gitcurator.commands.upstream_sources import (
+    hub_sources,
+    library_skills,
+    record_sources,
+    validate_folders,
+)
 from gitcurator.errors import CuratorError
 from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.output import Result
@@ -141,7 +146,10 @@ def _facts(
         parent = commits.commit_tree_of(store, c.parents[0]) if c.parents else None
         paths = frozenset(diff_trees(store, parent, c.tree).files)
         changes.append(UpdateCommit(c.id.decode(), c.message, len(c.parents), paths))
-    return UpdateFacts(branch, run_id, target, related, changes)
+    live = {
+        n: loc.folder for n, loc in library_skills(tip_of(repo).skills).items() if not loc.archived
+    }
+    return UpdateFacts(branch, run_id, target, related, changes, live)
 
 
 def _refuse(repo: SkillsRepo, facts: UpdateFacts, branch: str) -> None:

@@ -88,7 +88,7 @@ def test_intake_limits() -> None:
 
 
 def _facts(*commits: UpdateCommit) -> UpdateFacts:
-    return UpdateFacts("update/r1", "r1", "main", True, commits)
+    return UpdateFacts("update/r1", "r1", "main", True, commits, {"pdf": "pdf", "notes": "notes"})
 
 
 def _update(paths: set[str], names: tuple[str, ...] = ("pdf",)) -> UpdateCommit:
@@ -108,6 +108,11 @@ def test_the_update_branch_check() -> None:
     foreign = UpdateCommit("5" * 40, "edit\n\nUpdate-Run: r2\n", 1, frozenset({"pdf/x"}))
     assert "Update-Run: r1" in str(update_problem(_facts(foreign)))
     assert update_problem(UpdateFacts("update/r1", "r1", "main", False, [own]))
+    # A named skill's name deeper in another skill's folder does not open that folder.
+    inside = UpdateCommit("6" * 40, "fix", 1, frozenset({"notes/pdf/x.md"}))
+    assert "outside the skills" in str(update_problem(_facts(own, inside)))
+    ghost = _update({"ghost/SKILL.md"}, ("ghost",))
+    assert "holds no live skill" in str(update_problem(_facts(ghost)))
 
 
 def test_marker_paths() -> None:
