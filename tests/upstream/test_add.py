@@ -200,3 +200,45 @@ def test_a_shorthand_that_fails_names_the_local_folder(
     (tmp_path / "o/r").mkdir(parents=True)
     result = run_cli("add", "o/r", "-C", str(lib), cwd=tmp_path)
     assert result.code == 1 and "write ./o/r" in result.err, result
+
+
+def _tree_with_dotdot(source: Path) -> str:
+    """A commit whose skill folder holds `../evil`: git refuses to make one, so dulwich writes
+    the objects (a hostile server could send them)."""
+    from dulwich.objects import Blob, Commit, Tree
+    from dulwich.repo import Repo
+
+    with Repo(str(source)) as repo:
+        store = repo.object_store
+        skill_md = Blob.from_string((source / "skills/pdf/SKILL.md").read_bytes())
+        evil = Blob.from_string(b"escaped\n")
+        up = Tree()
+        up.add(b"evil", 0o100644, evil.id)
+        folder = Tree()
+        folder.add(b"SKILL.md", 0o100644, skill_md.id)
+        folder.add(b"..", 0o040000, up.id)
+        skills = Tree()
+        skills.add(b"pdf", 0o040000, folder.id)
+        root = Tree()
+        root.add(b"skills", 0o040000, skills.id)
+        for obj in (skill_md, evil, up, folder, skills, root):
+            store.add_object(obj)
+        commit = Commit()
+        commit.tree = root.id
+        commit.parents = [repo.head()]
+        commit.author = commit.committer = b"x <x@example.com>"
+        commit.author_time = commit.commit_time = 1_700_000_000
+        commit.author_timezone = commit.commit_timezone = 0
+        commit.message = b"hostile\n"
+        store.add_object(commit)
+        repo.refs[b"refs/heads/main"] = commit.id
+        return commit.id.decode()
+
+
+def test_a_dotdot_path_in_the_source_tree_is_refused(tmp_path: Path) -> None:
+    source, lib = make_source(tmp_path), make_library(tmp_path)
+    _tree_with_dotdot(source)
+    result = run_cli("add", str(source), "pdf", "-C", str(lib))
+    assert result.code == 1 and "'..'" in result.err and "nothing was changed" in result.err
+    assert not (tmp_path / "evil").exists() and not (lib / "evil").exists()
+    assert git("status", "--porcelain", cwd=lib).stdout == ""

@@ -95,3 +95,14 @@ def test_an_adopted_skill_keeps_its_origin_through_updates(tmp_path: Path) -> No
     assert run_cli("update", "-C", str(lib)).code == 0
     shown = json.loads(run_cli("show", "pdf", "--json", "-C", str(lib)).out)
     assert shown["origin"] == "agent"
+
+
+def test_a_hostile_update_is_refused(tmp_path: Path) -> None:
+    source, lib = make_source(tmp_path), make_library(tmp_path)
+    assert run_cli("add", str(source), "pdf", "-C", str(lib)).code == 0
+    (source / "skills/pdf/passwd").symlink_to("../../../../etc/passwd")
+    commit_all(source, "a link out")
+    before = head(lib)
+    result = run_cli("update", "-C", str(lib))
+    assert result.code == 1 and "passwd" in result.err and "nothing was changed" in result.err
+    assert head(lib) == before and not (lib / "pdf/passwd").exists()
