@@ -14,7 +14,7 @@ from pathlib import Path
 
 from gitcurator.audit import trailers
 from gitcurator.commands.moves import commit_move, library_prefix, tip_of
-from gitcurator.commands.upstream_lock import lock_updater, skill_folders
+from gitcurator.commands.upstream_lock import relock_folders
 from gitcurator.commands.upstream_sources import (
     Offered,
     library_skills,
@@ -116,7 +116,7 @@ def _add(
         added[target] = Provenance(url, offer.folder, ref, tip.commit.decode())
     new_tree = trees.replace_paths(store, library.tree, edits)
     folders = [prefix + t for t in added]
-    new_tree = lock_updater(repo)(new_tree, skill_folders(store, new_tree, folders))
+    new_tree = relock_folders(repo, new_tree, folders)
     validate_folders(repo, new_tree, folders, f"in the skills from {shown}; nothing was changed")
     message = _message(shown, tip.commit.decode(), added)
     moved = commit_move(repo, library, new_tree, message, "add skills", folders)

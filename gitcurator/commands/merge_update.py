@@ -24,7 +24,7 @@ from gitcurator.audit.update_check import (
     update_sources,
 )
 from gitcurator.commands.moves import tip_of
-from gitcurator.commands.upstream_lock import lock_sources, lock_updater, skill_folders
+from gitcurator.commands.upstream_lock import lock_sources, relock_folders
 from gitcurator.commands.upstream_sources import (
     hub_sources,
     library_skills,
@@ -87,7 +87,7 @@ def merge_update(start: Path, run: str) -> Result:
         new_tree = joined.tree
         folders = sorted(allowed_folders(facts))
         # The lock's hashes were taken of the merge with its markers: now of the fixed files.
-        new_tree = lock_updater(repo)(new_tree, skill_folders(store, new_tree, folders))
+        new_tree = relock_folders(repo, new_tree, folders)
         # A lock rewritten here is a change of its own: a merge commit, not a fast-forward.
         fast_forward = fast_forward and new_tree == joined.tree
         validate_folders(repo, new_tree, folders, f"in the skills of {branch}; nothing was changed")

@@ -123,13 +123,19 @@ def _folder(store: Store, entries: Mapping[str, tuple[bytes, int]]) -> dict[str,
     return {p: FileEntry(c, m) for p, (c, m) in files.items()}
 
 
-def skill_folders(store: Store, tree: TreeId, folders: list[str]) -> dict[str, Folder]:
-    """Skill name (the folder's name) -> its files in `tree`, for the lock's hash."""
+def relock_folders(repo: SkillsRepo, tree: TreeId, folders: list[str]) -> TreeId:
+    """`tree` with the lock's computedHash of the skill `folders` it lists set to their files
+    in `tree`; only those folders are read (none without a lock)."""
+    store = repo.store
+    lock = read_lock(store, tree)
+    if lock is None:
+        return tree
     found: dict[str, Folder] = {}
     for folder in folders:
-        entries = source_fetch.folder_entries(store, tree, folder) or {}
-        found[posixpath.basename(folder)] = _folder(store, entries)
-    return found
+        name = posixpath.basename(folder)
+        if name in lock.skills:
+            found[name] = _folder(store, source_fetch.folder_entries(store, tree, folder) or {})
+    return lock_updater(repo)(tree, found)
 
 
 def lock_updater(repo: SkillsRepo) -> LockEdit:
