@@ -7,13 +7,21 @@ until shown otherwise, and the command refuses it with these reasons before writ
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from gitcurator.upstream.folder_merge import EXECUTABLE, REGULAR, SYMLINK, FileEntry
 
 MODES = {REGULAR, EXECUTABLE, SYMLINK}
-# As the system's own bound on symlinks followed in one lookup (Linux: 40).
+# As the system's own bound on symlinks followed in one lookup (Linux: 40, counted in total,
+# so links naming other links several times cannot multiply the work).
 MAX_LINK_DEPTH = 40
+MAX_TARGET_BYTES = 4095  # PATH_MAX less its NUL: a longer target no system can follow
+# Names git itself protects (verify_path, fsck): on NTFS trailing dots and spaces are dropped and
+# 8.3 short names alias them; on HFS+ some code points are ignored; both compare case-blind.
+PROTECTED_NAMES = (".git", ".gitmodules")
+_NTFS_SHORT = re.compile(r"(git~1|gitmod~[1-4]|gi7eba~[1-9])", re.IGNORECASE)
+_HFS_IGNORED = re.compile("[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]")
 
 
 def unsafe_entries(files: Mapping[str, FileEntry]) -> list[str]:
@@ -48,31 +56,39 @@ def _path_problem(path: str) -> str | None:
     parts = path.split("/")
     if any(part in ("", ".", "..") for part in parts):
         return "a path with an empty, '.' or '..' part"
-    if any(part.lower() == ".git" for part in parts):
-        return "a path inside a .git folder"
+    if any(is_protected_name(part) for part in parts):
+        return "a name git reads as .git or .gitmodules"
     return None
 
 
+def is_protected_name(part: str) -> bool:
+    """Whether git (on any system) would take this path part for `.git` or `.gitmodules`."""
+    name = _HFS_IGNORED.sub("", part).rstrip(" .").lower()
+    return name in PROTECTED_NAMES or _NTFS_SHORT.fullmatch(part.rstrip(" .")) is not None
+
+
 def _target_problem(path: str, target: str, files: Mapping[str, FileEntry] | None) -> str | None:
-    if not target or "\0" in target:
-        return "an empty or NUL target"
+    if not target or "\0" in target or "\\" in target:
+        return "an empty target, or a NUL or a backslash in it"
+    if len(target.encode("utf-8", errors="surrogateescape")) > MAX_TARGET_BYTES:
+        return f"a target too long to follow (over {MAX_TARGET_BYTES} bytes)"
     if target.startswith("/"):
         return "an absolute target"
-    resolved = _resolve(path.split("/")[:-1], target, files or {}, 0)
+    resolved = _resolve(path.split("/")[:-1], target, files or {}, [MAX_LINK_DEPTH])
     if resolved is None:
         return "outside the skill folder (or through too many links)"
-    if not resolved or any(part.lower() == ".git" for part in resolved):
+    if not resolved or any(is_protected_name(part) for part in resolved):
         return "to the skill folder itself or into .git"
     return None
 
 
 def _resolve(
-    folder: list[str], target: str, files: Mapping[str, FileEntry], depth: int
+    folder: list[str], target: str, files: Mapping[str, FileEntry], links_left: list[int]
 ) -> list[str] | None:
     """The folder parts `target` leads to from `folder`, following the folder's own links as
     the system would (a `..` after a link climbs from where the link points); None if it
-    climbs out of the folder."""
-    if depth > MAX_LINK_DEPTH or target.startswith("/"):
+    climbs out of the folder or follows more links in all than `links_left` holds."""
+    if target.startswith("/") or "\\" in target:
         return None
     parts = list(folder)
     for part in target.split("/"):
@@ -86,8 +102,11 @@ def _resolve(
         parts.append(part)
         link = files.get("/".join(parts))
         if link is not None and link.is_symlink:
+            links_left[0] -= 1
+            if links_left[0] < 0:
+                return None
             inner = link.content.decode("utf-8", errors="surrogateescape")
-            found = _resolve(parts[:-1], inner, files, depth + 1)
+            found = _resolve(parts[:-1], inner, files, links_left)
             if found is None:
                 return None
             parts = found

@@ -1,0 +1,62 @@
+"""The safety check against hostile folders: links that multiply or run long, names git itself
+reads as `.git` or `.gitmodules` (NTFS and HFS+ aliases), backslashes in link targets."""
+
+from __future__ import annotations
+
+import pytest
+
+from gitcurator.upstream.folder_merge import SYMLINK, FileEntry
+from gitcurator.upstream.folder_safety import unsafe_reason
+
+
+def f(content: bytes, mode: int = 0o100644) -> FileEntry:
+    return FileEntry(content, mode)
+
+
+def test_links_that_multiply_are_resolved_in_bounded_steps() -> None:
+    # Each link names the next three times: resolving it naively takes 3**30 steps.
+    files = {f"l{i}": f(f"l{i + 1}/../l{i + 1}/../l{i + 1}".encode(), SYMLINK) for i in range(30)}
+    files["l30"] = f(b"SKILL.md", SYMLINK)
+    files["SKILL.md"] = f(b"x")
+    reason = unsafe_reason("l0", files["l0"], files)
+    assert reason is not None and "too many links" in reason
+
+
+def test_a_chain_of_forty_links_is_still_followed() -> None:
+    files = {f"l{i}": f(f"l{i + 1}".encode(), SYMLINK) for i in range(40)}
+    files["l40"] = f(b"SKILL.md", SYMLINK)
+    assert unsafe_reason("l0", files["l0"], files) is None
+
+
+def test_a_very_long_link_target_is_refused() -> None:
+    assert "too long" in (unsafe_reason("l", f(b"a/" * 3000 + b"b", SYMLINK)) or "")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        ".git ",
+        ".git.",
+        ".GIT . ",
+        "git~1/config",
+        "GIT~1",
+        "d/.g\u200cit/config",
+        "\ufeff.git/config",
+        ".gitmodules",
+        "sub/.GitModules",
+        ".gitmodules ",
+        "gitmod~1",
+    ],
+)
+def test_names_git_reads_as_dot_git_or_gitmodules_are_refused(path: str) -> None:
+    assert unsafe_reason(path, f(b"x")) is not None
+
+
+@pytest.mark.parametrize("target", [".GIT ", "sub/git~1/config", ".gitmodules", "a\\..\\..\\x"])
+def test_links_to_those_names_or_with_a_backslash_are_refused(target: str) -> None:
+    assert unsafe_reason("link", f(target.encode(), SYMLINK), {}) is not None
+
+
+@pytest.mark.parametrize("path", [".github/workflows/x.yml", "gitlab.md", ".gitignore", "git"])
+def test_names_merely_like_git_are_fine(path: str) -> None:
+    assert unsafe_reason(path, f(b"x")) is None
