@@ -37,6 +37,12 @@ def unsafe_reason(
     problem = _path_problem(path)
     if problem:
         return f"{path!r}: {problem}"
+    parents = ["/".join(path.split("/")[:k]) for k in range(1, path.count("/") + 1)]
+    under = next((p for p in parents if p in (files or {})), None)
+    if under is not None:
+        # A tree with a blob and a folder of one name (git fsck: duplicateEntries): writing
+        # it would put this file through `under`, a file or a link.
+        return f"{path}: under {under}, which is a file or a link too"
     if entry.mode not in MODES:
         kind = "a submodule" if entry.mode == 0o160000 else f"mode {entry.mode:o}"
         return f"{path}: {kind}, not a file or a symlink"

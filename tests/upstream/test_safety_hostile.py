@@ -60,3 +60,14 @@ def test_links_to_those_names_or_with_a_backslash_are_refused(target: str) -> No
 @pytest.mark.parametrize("path", [".github/workflows/x.yml", "gitlab.md", ".gitignore", "git"])
 def test_names_merely_like_git_are_fine(path: str) -> None:
     assert unsafe_reason(path, f(b"x")) is None
+
+
+def test_a_file_under_a_path_that_is_a_file_or_a_link_is_refused() -> None:
+    # Only a forged tree holds both; written, `link/x` would go wherever `link` points.
+    files = {"link": f(b"sub", SYMLINK), "link/x": f(b"x"), "sub/y": f(b"y"), "a": f(b"a")}
+    files["a/b/c"] = f(b"c")
+    reason = unsafe_reason("link/x", files["link/x"], files)
+    assert reason is not None and "under link" in reason
+    assert "under a" in (unsafe_reason("a/b/c", files["a/b/c"], files) or "")
+    assert unsafe_reason("sub/y", files["sub/y"], files) is None
+    assert unsafe_reason("link", files["link"], files) is None
