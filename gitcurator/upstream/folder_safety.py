@@ -17,6 +17,7 @@ MODES = {REGULAR, EXECUTABLE, SYMLINK}
 # so links naming other links several times cannot multiply the work).
 MAX_LINK_DEPTH = 40
 MAX_TARGET_BYTES = 4095  # PATH_MAX less its NUL: a longer target no system can follow
+MAX_NAME_BYTES = 255  # NAME_MAX of ext4, APFS, NTFS (in UTF-16 units there, close enough)
 # Names git itself protects (verify_path, fsck): on NTFS trailing dots and spaces are dropped and
 # 8.3 short names alias them; on HFS+ some code points are ignored; both compare case-blind.
 PROTECTED_NAMES = (".git", ".gitmodules")
@@ -64,6 +65,8 @@ def _path_problem(path: str) -> str | None:
         return "a path with an empty, '.' or '..' part"
     if any(is_protected_name(part) for part in parts):
         return "a name git reads as .git or .gitmodules"
+    if any(len(part.encode("utf-8", errors="surrogatepass")) > MAX_NAME_BYTES for part in parts):
+        return f"a name longer than {MAX_NAME_BYTES} bytes, which no common file system holds"
     return None
 
 
@@ -76,7 +79,7 @@ def is_protected_name(part: str) -> bool:
 def _target_problem(path: str, target: str, files: Mapping[str, FileEntry] | None) -> str | None:
     if not target or "\0" in target or "\\" in target:
         return "an empty target, or a NUL or a backslash in it"
-    if len(target.encode("utf-8", errors="surrogateescape")) > MAX_TARGET_BYTES:
+    if len(target.encode("utf-8", errors="surrogatepass")) > MAX_TARGET_BYTES:
         return f"a target too long to follow (over {MAX_TARGET_BYTES} bytes)"
     if target.startswith("/"):
         return "an absolute target"

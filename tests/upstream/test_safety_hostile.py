@@ -71,3 +71,9 @@ def test_a_file_under_a_path_that_is_a_file_or_a_link_is_refused() -> None:
     assert "under a" in (unsafe_reason("a/b/c", files["a/b/c"], files) or "")
     assert unsafe_reason("sub/y", files["sub/y"], files) is None
     assert unsafe_reason("link", files["link"], files) is None
+
+
+def test_a_name_no_file_system_can_hold_is_refused() -> None:
+    assert "longer than 255" in (unsafe_reason("d/" + "x" * 256, f(b"x")) or "")
+    assert unsafe_reason("d/" + "x" * 255, f(b"x")) is None
+    assert unsafe_reason("\ud800/" + "é" * 128, f(b"x")) is not None  # no exception either
