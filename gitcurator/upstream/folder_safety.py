@@ -27,7 +27,8 @@ _HFS_IGNORED = re.compile("[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]")
 
 def unsafe_entries(files: Mapping[str, FileEntry]) -> list[str]:
     """The paths of `files` (relative to the skill folder) that are unsafe to write, sorted."""
-    return sorted(p for p, entry in files.items() if unsafe_reason(p, entry, files) is not None)
+    landed: dict[str, list[str]] = {}  # links resolved already, by path: each target read once
+    return sorted(p for p, e in files.items() if _reason(p, e, files, landed) is not None)
 
 
 def unsafe_reason(
@@ -35,6 +36,12 @@ def unsafe_reason(
 ) -> str | None:
     """Why `path` must not be written (one line naming it), or None when it is safe. With the
     whole folder as `files`, a symlink's target is resolved through the folder's other links."""
+    return _reason(path, entry, files, {})
+
+
+def _reason(
+    path: str, entry: FileEntry, files: Mapping[str, FileEntry] | None, landed: dict[str, list[str]]
+) -> str | None:
     problem = _path_problem(path)
     if problem:
         return f"{path!r}: {problem}"
@@ -49,7 +56,7 @@ def unsafe_reason(
         return f"{path}: {kind}, not a file or a symlink"
     if entry.is_symlink:
         target = entry.content.decode("utf-8", errors="surrogateescape")
-        problem = _target_problem(path, target, files)
+        problem = _target_problem(path, target, files, landed)
         if problem:
             return f"{path}: a symlink to {target!r}, {problem}"
     return None
@@ -76,14 +83,16 @@ def is_protected_name(part: str) -> bool:
     return name in PROTECTED_NAMES or _NTFS_SHORT.fullmatch(part.rstrip(" .")) is not None
 
 
-def _target_problem(path: str, target: str, files: Mapping[str, FileEntry] | None) -> str | None:
+def _target_problem(
+    path: str, target: str, files: Mapping[str, FileEntry] | None, landed: dict[str, list[str]]
+) -> str | None:
     if not target or "\0" in target or "\\" in target:
         return "an empty target, or a NUL or a backslash in it"
     if len(target.encode("utf-8", errors="surrogatepass")) > MAX_TARGET_BYTES:
         return f"a target too long to follow (over {MAX_TARGET_BYTES} bytes)"
     if target.startswith("/"):
         return "an absolute target"
-    resolved = _resolve(path.split("/")[:-1], target, files or {}, [MAX_LINK_DEPTH])
+    resolved = _resolve(path.split("/")[:-1], target, files or {}, [MAX_LINK_DEPTH], landed)
     if resolved is None:
         return "outside the skill folder (or through too many links)"
     if not resolved or any(is_protected_name(part) for part in resolved):
@@ -92,11 +101,17 @@ def _target_problem(path: str, target: str, files: Mapping[str, FileEntry] | Non
 
 
 def _resolve(
-    folder: list[str], target: str, files: Mapping[str, FileEntry], links_left: list[int]
+    folder: list[str],
+    target: str,
+    files: Mapping[str, FileEntry],
+    links_left: list[int],
+    landed: dict[str, list[str]],
 ) -> list[str] | None:
     """The folder parts `target` leads to from `folder`, following the folder's own links as
     the system would (a `..` after a link climbs from where the link points); None if it
-    climbs out of the folder or follows more links in all than `links_left` holds."""
+    climbs out of the folder or follows more links in all than `links_left` holds. Where a
+    link lands depends on its own path only, so `landed` keeps it: a link then counts as one
+    (more lenient than the system, which would refuse to follow, never less safe)."""
     if target.startswith("/") or "\\" in target:
         return None
     parts = list(folder)
@@ -109,14 +124,18 @@ def _resolve(
             parts.pop()
             continue
         parts.append(part)
-        link = files.get("/".join(parts))
+        here = "/".join(parts)
+        link = files.get(here)
         if link is not None and link.is_symlink:
             links_left[0] -= 1
             if links_left[0] < 0:
                 return None
-            inner = link.content.decode("utf-8", errors="surrogateescape")
-            found = _resolve(parts[:-1], inner, files, links_left)
+            found = landed.get(here)
             if found is None:
-                return None
-            parts = found
+                inner = link.content.decode("utf-8", errors="surrogateescape")
+                found = _resolve(parts[:-1], inner, files, links_left, landed)
+                if found is None:
+                    return None
+                landed[here] = found
+            parts = list(found)
     return parts

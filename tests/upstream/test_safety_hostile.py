@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from gitcurator.upstream.folder_merge import SYMLINK, FileEntry
-from gitcurator.upstream.folder_safety import unsafe_reason
+from gitcurator.upstream.folder_safety import unsafe_entries, unsafe_reason
 
 
 def f(content: bytes, mode: int = 0o100644) -> FileEntry:
@@ -77,3 +77,12 @@ def test_a_name_no_file_system_can_hold_is_refused() -> None:
     assert "longer than 255" in (unsafe_reason("d/" + "x" * 256, f(b"x")) or "")
     assert unsafe_reason("d/" + "x" * 255, f(b"x")) is None
     assert unsafe_reason("\ud800/" + "é" * 128, f(b"x")) is not None  # no exception either
+
+
+def test_many_links_through_one_long_link_read_its_target_once() -> None:
+    # 1,000 links each going through `x` 39 times, `x` a 4,000-byte target: 60,000 steps a
+    # link, seconds for the folder, when every lookup read `x` again.
+    files = {"y/f": f(b"x"), "x": f(b"y/../" * 800 + b"y", SYMLINK)}
+    files |= {f"l{i}": f(b"x/../" * 39 + b"y", SYMLINK) for i in range(1000)}
+    files["bad"] = f(b"x/../" * 41 + b"y", SYMLINK)
+    assert unsafe_entries(files) == ["bad"]
