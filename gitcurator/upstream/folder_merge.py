@@ -5,8 +5,9 @@ A file changed on one side only takes that side; changed on both, text is merged
 upstream renamed (deleted at one path, added at another with the same or a similar content)
 carries the local edits of its old path to the new one. Nothing is ever dropped: in a
 conflict the merged folder keeps the local version (or the modified one, when the other side
-deleted it), with conflict markers in text. Symlinks are data here: their content is the
-link target, never followed.
+deleted it), with conflict markers in text; where one side has a file and the other a folder
+of one name, the local one keeps the path and upstream's moves to `NAME~upstream`. Symlinks are
+data here: their content is the link target, never followed.
 """
 
 from __future__ import annotations

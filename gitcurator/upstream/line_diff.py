@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gitcurator.upstream.myers_search import MiddleSnakeSearch, bogosqrt
+from gitcurator.upstream.myers_search import MiddleSnakeSearch, WorkBudget, bogosqrt
 
 # How git sets lines aside before the search (xdiff's xprepare): a line seen this often
 # (at most) in the other file is "very common", and such lines are dropped from a run
@@ -43,19 +43,23 @@ def split_lines(data: bytes) -> list[bytes]:
     return found
 
 
-def diff_lines(a: Sequence[bytes], b: Sequence[bytes]) -> list[Hunk]:
-    """The hunks that turn `a` into `b`, in order."""
+def diff_lines(
+    a: Sequence[bytes], b: Sequence[bytes], budget: WorkBudget | None = None
+) -> list[Hunk]:
+    """The hunks that turn `a` into `b`, in order; past the search `budget`, coarser ones."""
     ids: dict[bytes, int] = {}
     ra = [ids.setdefault(line, len(ids)) for line in a]
     rb = [ids.setdefault(line, len(ids)) for line in b]
     changed_a, changed_b = [False] * len(ra), [False] * len(rb)
-    _mark_changes(ra, rb, changed_a, changed_b)
+    _mark_changes(ra, rb, changed_a, changed_b, budget or WorkBudget())
     _compact(ra, changed_a, changed_b)
     _compact(rb, changed_b, changed_a)
     return _hunks(changed_a, changed_b)
 
 
-def _mark_changes(a: list[int], b: list[int], ca: list[bool], cb: list[bool]) -> None:
+def _mark_changes(
+    a: list[int], b: list[int], ca: list[bool], cb: list[bool], budget: WorkBudget
+) -> None:
     """Mark the lines of `a` deleted and of `b` inserted, choosing among equally short edit
     scripts as git's Myers diff does: common ends trimmed, lines without a partner (and
     runs of very common lines between them) set aside as changed, the rest split at middle
@@ -68,7 +72,7 @@ def _mark_changes(a: list[int], b: list[int], ca: list[bool], cb: list[bool]) ->
         tail += 1
     kept_a = _kept_lines(a, b, start, len(a) - tail, ca)
     kept_b = _kept_lines(b, a, start, len(b) - tail, cb)
-    search = MiddleSnakeSearch([a[i] for i in kept_a], [b[i] for i in kept_b])
+    search = MiddleSnakeSearch([a[i] for i in kept_a], [b[i] for i in kept_b], budget)
     search.compare(0, len(kept_a), 0, len(kept_b), need_min=False)
     for x in search.deleted:
         ca[kept_a[x]] = True
@@ -90,40 +94,58 @@ def _kept_lines(
     for i in range(start, end):
         seen = counts.get(mine[i], 0)
         kind[i] = 0 if seen == 0 else 2 if seen >= limit else 1
+    runs = _Runs(kind, start, end)
     kept: list[int] = []
     for i in range(start, end):
-        if kind[i] == 1 or (kind[i] == 2 and not _amid_unmatched(kind, i, start, end - 1)):
+        if kind[i] == 1 or (kind[i] == 2 and not runs.amid_unmatched(i)):
             kept.append(i)
         else:
             changed[i] = True
     return kept
 
 
-def _amid_unmatched(kind: list[int], i: int, first: int, last: int) -> bool:
-    """Whether the very common line `i` sits in a run made mostly of unmatched lines."""
-    first, last = max(first, i - SCAN_WINDOW), min(last, i + SCAN_WINDOW)
-    unmatched_before, common_before = _run(kind, i, -1, first)
-    if not unmatched_before:
-        return False
-    unmatched_after, common_after = _run(kind, i, 1, last)
-    if not unmatched_after:
-        return False
-    common = common_before + common_after
-    return common * UNMATCHED_RUN < common + unmatched_before + unmatched_after
+class _Runs:
+    """Whether a very common line sits in a run made mostly of unmatched lines, as git scans
+    it (up to `SCAN_WINDOW` lines each way, stopping at a line with a partner), answered from
+    counts made once: scanning for every line was 200 steps a line."""
 
+    def __init__(self, kind: list[int], start: int, end: int) -> None:
+        self.start, self.end = start, end
+        n = end - start
+        self.zeros, self.twos = [0] * (n + 1), [0] * (n + 1)
+        self.prev_one, self.next_one = [start - 1] * n, [end] * n
+        last = start - 1
+        for k in range(n):
+            here = kind[start + k]
+            self.zeros[k + 1] = self.zeros[k] + (here == 0)
+            self.twos[k + 1] = self.twos[k] + (here == 2)
+            self.prev_one[k] = last
+            if here == 1:
+                last = start + k
+        after = end
+        for k in range(n - 1, -1, -1):
+            self.next_one[k] = after
+            if kind[start + k] == 1:
+                after = start + k
 
-def _run(kind: list[int], i: int, step: int, bound: int) -> tuple[int, int]:
-    unmatched, common = 0, 1
-    j = i + step
-    while (j >= bound) if step < 0 else (j <= bound):
-        if kind[j] == 0:
-            unmatched += 1
-        elif kind[j] == 2:
-            common += 1
-        else:
-            break
-        j += step
-    return unmatched, common
+    def amid_unmatched(self, i: int) -> bool:
+        """Git's test for the very common line `i` (xdl_clean_mmatch)."""
+        k = i - self.start
+        first = max(self.start, i - SCAN_WINDOW, self.prev_one[k] + 1)
+        unmatched_before, common_before = self._counts(first, i)
+        if not unmatched_before:
+            return False
+        last = min(self.end - 1, i + SCAN_WINDOW, self.next_one[k] - 1)
+        unmatched_after, common_after = self._counts(i + 1, last + 1)
+        if not unmatched_after:
+            return False
+        common = common_before + common_after + 2  # the line itself, counted on each side
+        return common * UNMATCHED_RUN < common + unmatched_before + unmatched_after
+
+    def _counts(self, lo: int, hi: int) -> tuple[int, int]:
+        """Unmatched and very common lines in [lo, hi)."""
+        a, b = lo - self.start, max(lo, hi) - self.start
+        return self.zeros[b] - self.zeros[a], self.twos[b] - self.twos[a]
 
 
 def _compact(recs: list[int], rchg: list[bool], other: list[bool]) -> None:

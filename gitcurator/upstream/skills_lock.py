@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -34,8 +35,10 @@ SKIPPED_FOLDERS = frozenset({".git", "node_modules"})
 # The CLI's own field order for an entry it writes (sourceUrl, skillPath, subagents are its
 # optional fields, kept as extra fields here).
 FIELD_ORDER = ("source", "ref", "sourceType", "computedHash")
-_MARKER = re.compile(r"^(<{7}|={7}|>{7}|\|{7})(?: |$)", re.M)
+_MARKER = re.compile(r"^(<{7}|={7}|>{7}|\|{7})(?: |\r?$)", re.M)
 _INDEX_KEY = re.compile(r"0|[1-9][0-9]*")
+# A name is the skill's folder: one path part, as the CLI's own sanitised names are.
+_BAD_NAME = re.compile(r"[/\\\0]|^\.{1,2}$")
 
 
 class SkillsLockError(CuratorError):
@@ -78,7 +81,12 @@ def parse_lock(text: str) -> SkillsLock:
             "the entries of both sides (or let `npx skills` heal the file), then run again"
         )
     try:
-        document = json.loads(text.lstrip("\ufeff"), object_pairs_hook=_unique_keys)
+        document = json.loads(
+            text.lstrip("\ufeff"),
+            object_pairs_hook=_unique_keys,
+            parse_constant=_not_json,
+            parse_float=_finite,
+        )
     except SkillsLockError:
         raise
     except JSON_READ_ERRORS as error:
@@ -136,12 +144,17 @@ def _entry(name: str, value: object) -> LockEntry:
     where = f"{LOCK_FILE}: skill {name!r}"
     if not name:
         raise SkillsLockError(f"{LOCK_FILE}: an entry has an empty name; remove it")
+    if _BAD_NAME.search(name) or not _encodable(name):
+        raise SkillsLockError(
+            f"{where} is no folder name (a '/', '\\', NUL, '.', '..' or a lone surrogate); "
+            "rename or remove the entry"
+        )
     if not isinstance(value, dict):
         raise SkillsLockError(f"{where} must be an object with source, sourceType, computedHash")
     for key in ("source", "sourceType", "computedHash"):
-        if not isinstance(value.get(key), str):
+        if not isinstance(value.get(key), str) or not _encodable(value[key]):
             raise SkillsLockError(f"{where}: {key!r} must be a string; fix the entry or remove it")
-    if "ref" in value and not isinstance(value["ref"], str):
+    if "ref" in value and not (isinstance(value["ref"], str) and _encodable(value["ref"])):
         raise SkillsLockError(f"{where}: 'ref' must be a string when present; fix the entry")
     extra = {k: v for k, v in value.items() if k not in FIELD_ORDER}
     ref = value.get("ref")
@@ -171,6 +184,29 @@ def _js_key_order(names: Mapping[str, object]) -> list[str]:
         key=lambda n: n.encode("utf-16-be", errors="surrogatepass"),
     )
     return index + rest
+
+
+def _encodable(text: str) -> bool:
+    """False for a string JSON can hold but no file name or URL can: a lone surrogate."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _not_json(literal: str) -> float:
+    # Python reads NaN and Infinity, which are no JSON: written back, the CLI could not read it.
+    raise SkillsLockError(f"{LOCK_FILE} holds {literal}, which is not JSON; fix or remove it")
+
+
+def _finite(literal: str) -> float:
+    number = float(literal)
+    if not math.isfinite(number):
+        raise SkillsLockError(
+            f"{LOCK_FILE} holds the number {literal[:40]}, too large for JSON; fix or remove it"
+        )
+    return number
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gitcurator.upstream.line_diff import Hunk, diff_lines, split_lines
+from gitcurator.upstream.myers_search import WorkBudget
 
 MARKER_SIZE = 7
 
@@ -50,13 +51,14 @@ def merge_text(
 ) -> TextMerge:
     """Merge what `ours` and `theirs` each changed since `base`; conflicts get git's markers."""
     b_lines, o_lines, t_lines = split_lines(base), split_lines(ours), split_lines(theirs)
-    mine, other = diff_lines(b_lines, o_lines), diff_lines(b_lines, t_lines)
+    budget = WorkBudget()  # one for the whole merge: a long file's work stays bounded
+    mine, other = diff_lines(b_lines, o_lines, budget), diff_lines(b_lines, t_lines, budget)
     if not mine:
         return TextMerge(theirs, 0)
     if not other:
         return TextMerge(ours, 0)
     regions = _combine(mine, other, len(b_lines), o_lines, t_lines)
-    regions = _refine(regions, o_lines, t_lines)
+    regions = _refine(regions, o_lines, t_lines, budget)
     _join_close_conflicts(regions, o_lines)
     content = _render(regions, b_lines, o_lines, t_lines, labels)
     return TextMerge(content, sum(1 for r in regions if r.mode == 0))
@@ -128,7 +130,9 @@ def _append(
         regions.append(_Region(mode, i0, chg0, i1, chg1, i2, chg2))
 
 
-def _refine(regions: list[_Region], ours: list[bytes], theirs: list[bytes]) -> list[_Region]:
+def _refine(
+    regions: list[_Region], ours: list[bytes], theirs: list[bytes], budget: WorkBudget
+) -> list[_Region]:
     """Narrow each conflict to the lines where the two sides really differ (git's zealous
     level): a conflict whose sides are equal is no conflict (mode 4, taken from ours)."""
     refined: list[_Region] = []
@@ -138,7 +142,7 @@ def _refine(regions: list[_Region], ours: list[bytes], theirs: list[bytes]) -> l
             continue
         mine = ours[region.i1 : region.i1 + region.chg1]
         other = theirs[region.i2 : region.i2 + region.chg2]
-        hunks = diff_lines(mine, other)
+        hunks = diff_lines(mine, other, budget)
         if not hunks:
             region.mode = 4
             refined.append(region)

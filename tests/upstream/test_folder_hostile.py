@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gitcurator.upstream.folder_merge import SYMLINK, FileEntry, merge_folder
+from gitcurator.upstream.folder_renames import find_renames
 
 
 def f(content: bytes, mode: int = 0o100644) -> FileEntry:
@@ -60,3 +61,18 @@ def test_the_merged_folder_is_always_a_tree_and_keeps_every_local_path(
     for path, entry in ours.items():
         if path not in result.files and path not in moved:
             assert base.get(path) == entry and path not in theirs, path
+
+
+def test_a_source_moving_thousands_of_files_finds_the_exact_renames_in_bounded_work() -> None:
+    # 1,000 x 1,000 pairs compared line by line took minutes; past the limit only exact ones.
+    gone = {
+        f"old/{i}.md": b"".join(b"line %d %d\n" % (i, k) for k in range(50)) for i in range(1000)
+    }
+    new = {f"new/{i}.md": b"".join(b"row %d %d\n" % (i, k) for k in range(50)) for i in range(999)}
+    new["new/moved.md"] = gone["old/7.md"]
+    assert find_renames(gone, new) == [("old/7.md", "new/moved.md")]
+
+
+def test_sizes_too_unequal_are_never_compared() -> None:
+    assert find_renames({"a": b"x\n" * 10}, {"b": b"x\n" * 21}) == []
+    assert find_renames({"a": b"x\n" * 10}, {"b": b"x\n" * 19}) == [("a", "b")]
