@@ -242,3 +242,18 @@ def test_a_dotdot_path_in_the_source_tree_is_refused(tmp_path: Path) -> None:
     assert result.code == 1 and "'..'" in result.err and "nothing was changed" in result.err
     assert not (tmp_path / "evil").exists() and not (lib / "evil").exists()
     assert git("status", "--porcelain", cwd=lib).stdout == ""
+
+
+def test_an_annotated_tag_as_ref(tmp_path: Path) -> None:
+    source, lib = make_source(tmp_path), make_library(tmp_path)
+    tagged = head(source)
+    git("tag", "-a", "v1", "-m", "release 1", cwd=source)
+    (source / "skills/pdf/SKILL.md").write_text(
+        (source / "skills/pdf/SKILL.md").read_text() + "\nAfter v1.\n"
+    )
+    commit_all(source, "after the tag")
+    assert run_cli("add", str(source), "pdf", "--ref", "v1", "-C", str(lib)).code == 0
+    assert "After v1." not in (lib / "pdf/SKILL.md").read_text()
+    assert f"@{tagged} path=skills/pdf ref=v1" in git("log", "-1", "--format=%B", cwd=lib).stdout
+    gone = run_cli("add", str(source), "xlsx", "--ref", "v9", "-C", str(lib))
+    assert gone.code == 1 and "no branch, tag or commit v9" in gone.err
