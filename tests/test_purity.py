@@ -30,6 +30,7 @@ PURE_PACKAGES = {
     "search": {"index_cache.py"},
     "review": set(),
     "references": set(),
+    "upstream": set(),
 }
 PURE_MODULES = {
     "sync/notes_merge.py",

@@ -25,6 +25,10 @@ IMPORT = "Curator-Import"
 SKILL_ADDED = "Skill-Added"
 SKILL_EDITED = "Skill-Edited"
 SKILL_REMOVED = "Skill-Removed"
+# A skill taken from upstream (`add`, `update`): its name, source URL, commit, path and ref.
+SKILL_SOURCE = "Skill-Source"
+# The run of `update` a commit belongs to (its review branch is update/<run id>).
+UPDATE_RUN = "Update-Run"
 # A notes commit names the journal segments it folded, so a crash between the notes commit
 # and deleting the segment never counts its events twice.
 FOLDED_SEGMENT = "Folded-Segment"

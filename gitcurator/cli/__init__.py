@@ -17,6 +17,7 @@ from gitcurator.cli import (  # noqa: F401  (importing a module registers its co
     commands_passes,
     commands_reading,
     commands_setup,
+    commands_upstream,
     commands_usage,
 )
 from gitcurator.cli.commands_setup import demo

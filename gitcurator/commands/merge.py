@@ -15,6 +15,7 @@ from typing import Any
 
 from gitcurator.audit import trail, trailers
 from gitcurator.audit.passes import BRANCH_PREFIX
+from gitcurator.commands.merge_update import is_update_branch, merge_update
 from gitcurator.commands.moves import record_archives
 from gitcurator.commands.pass_branches import newest_run, pending_runs
 from gitcurator.curation.branch_verify import check_branch
@@ -23,10 +24,10 @@ from gitcurator.library import open_repo
 from gitcurator.lifecycle.report import run_paths
 from gitcurator.output import Result
 from gitcurator.render import name_list, other_branch_note, plural
-from gitcurator.store import branches, commits, graph
+from gitcurator.store import branches, graph
+from gitcurator.store.branch_merge import merge_branch_tree
 from gitcurator.store.commits import CommitId, CommitInfo
 from gitcurator.store.repository import Store
-from gitcurator.store.tree_merge import three_way
 from gitcurator.store.trees import file_at
 from gitcurator.telemetry.names import refresh_names_cache
 from gitcurator.timeutil import normalise
@@ -53,7 +54,11 @@ class MergeResult:
 
 
 def merge(start: Path, run: str | None) -> Result:
-    """Merge the pass `run` (default: the newest one not merged yet) into the default branch."""
+    """Merge the pass `run` (default: the newest one not merged yet) into the default branch;
+    an update branch (`update/<run-id>`) is taken by `merge_update`."""
+    if is_update_branch(start, run):
+        assert run is not None
+        return merge_update(start, run)
     with open_repo(start) as repo:
         store = repo.store
         result = merge_run(store, run)
@@ -86,28 +91,16 @@ def merge_run(store: Store, run: str | None) -> MergeResult:
     branch = BRANCH_PREFIX + run_id
     # Anyone can push a curator/* branch: only what a pass writes is merged as a pass.
     check_branch(store, run_id, pass_tip, target, merged)
-    bases = graph.merge_bases(store, tip, pass_tip, merged)
-    if len(bases) != 1:
-        raise CuratorError(
-            f"{branch} and {target} share no single base commit; merge it with git "
-            f"(`git merge {branch}`) and review the result"
-        )
     own = graph.commits_between(store, pass_tip, merged)
-    tip_tree = commits.read_commit(store, tip).tree
-    pass_tree = commits.read_commit(store, pass_tip).tree
-    fast_forward = bases[0] == tip
-    if fast_forward:
-        new_tree = pass_tree
-    else:
-        base_tree = commits.read_commit(store, bases[0]).tree
-        joined = three_way(store, base_tree, tip_tree, pass_tree)
-        if joined.tree is None:
-            raise CuratorError(
-                f"cannot merge {branch}: since the pass ran, {target} changed what it changes "
-                f"({', '.join(joined.conflicts)}); nothing was changed. Run `gitcurator run` "
-                f"again for a fresh pass (and drop this one: `git branch -D {branch}`)"
-            )
-        new_tree = joined.tree
+    joined = merge_branch_tree(store, tip, pass_tip, merged, branch, target)
+    fast_forward = joined.fast_forward
+    if joined.tree is None:
+        raise CuratorError(
+            f"cannot merge {branch}: since the pass ran, {target} changed what it changes "
+            f"({', '.join(joined.conflicts)}); nothing was changed. Run `gitcurator run` "
+            f"again for a fresh pass (and drop this one: `git branch -D {branch}`)"
+        )
+    new_tree = joined.tree
     message = (
         f"curator: merge run {run_id}\n\nMerge branch '{branch}' into {target}.\n\n"
         f"{trailers.RUN}: {run_id}\n{trailers.MERGE}: {run_id}\n"

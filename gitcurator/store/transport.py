@@ -270,7 +270,8 @@ def _haves(store: Store) -> list[ObjectID]:
     objects = store.repo.object_store
     found = {
         sha
-        for base in (b"refs/heads", b"refs/notes")
+        # refs/gitcurator: the upstream sources `add` and `update` keep (store.source_fetch).
+        for base in (b"refs/heads", b"refs/notes", b"refs/gitcurator")
         for sha in store.repo.refs.as_dict(Ref(base)).values()
     }
     return sorted(sha for sha in found if sha in objects)

@@ -70,6 +70,9 @@ class UsageRecord:
     archived_at: str | None = None
     absorbed_into: str | None = None
     lifecycle: Stamped | None = None  # "active" | "stale", as the last pass left it
+    # Where a hub skill came from (upstream.provenance.Provenance as a dict): url, path, ref,
+    # commit; set by `add` and `update`.
+    source: Stamped | None = None
 
     @property
     def origin_value(self) -> str:
@@ -150,6 +153,7 @@ def merge_records(a: UsageRecord, b: UsageRecord) -> UsageRecord:
         origin=_last_writer(a.origin, b.origin),
         pinned=_last_writer(a.pinned, b.pinned),
         lifecycle=_last_writer(a.lifecycle, b.lifecycle),
+        source=_last_writer(a.source, b.source),
         hosts=dict(sorted(hosts.items())),
         imported=_merge_imported(a.imported, b.imported),
         archived_at=latest(a.archived_at, b.archived_at),
@@ -193,6 +197,8 @@ def to_doc(record: UsageRecord) -> dict[str, Any]:
         doc["pinned"] = {"value": bool(record.pinned.value), "at": record.pinned.at}
     if record.lifecycle:
         doc["lifecycle"] = {"value": record.lifecycle.value, "at": record.lifecycle.at}
+    if record.source:
+        doc["source"] = {"value": dict(record.source.value), "at": record.source.at}
     doc["hosts"] = {
         host: {
             "use_count": c.use_count,
@@ -231,6 +237,9 @@ def from_doc(doc: Mapping[str, Any]) -> UsageRecord:
         pinned=Stamped(doc["pinned"]["value"], doc["pinned"]["at"]) if "pinned" in doc else None,
         lifecycle=Stamped(doc["lifecycle"]["value"], doc["lifecycle"]["at"])
         if "lifecycle" in doc
+        else None,
+        source=Stamped(dict(doc["source"]["value"]), doc["source"]["at"])
+        if "source" in doc
         else None,
         hosts={
             h: HostCounters(

@@ -5,11 +5,9 @@ from __future__ import annotations
 import base64
 import json
 import os
-import socket
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +16,7 @@ from wsgiref.simple_server import make_server
 import pytest
 from dulwich.server import FileSystemBackend
 from dulwich.web import WSGIRequestHandlerLogger, WSGIServerLogger, make_wsgi_chain
+from support.git_daemon import git_daemon
 from support.remotes import NOTES, T1, T2, T3, clone, make_remote, record, refs, sync, usage
 from support.repos import git, run_cli
 
@@ -26,52 +25,13 @@ from gitcurator.sync import session as sync_module
 # -- servers -------------------------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _wait_for_port(port: int, proc: subprocess.Popen[bytes] | None = None) -> None:
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        assert proc is None or proc.poll() is None, "the server exited"
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.02)
-    raise AssertionError(f"nothing listens on port {port}")
-
-
 @pytest.fixture
 def daemon(tmp_path: Path) -> Iterator[tuple[Path, str]]:
     """A real `git daemon` serving tmp_path/served/ with push enabled: (folder, base URL)."""
     served = tmp_path / "served"
     served.mkdir()
-    port = _free_port()
-    proc = subprocess.Popen(
-        [
-            "git",
-            "daemon",
-            "--enable=receive-pack",
-            "--export-all",
-            "--informative-errors",
-            "--reuseaddr",
-            f"--base-path={served}",
-            f"--port={port}",
-            "--listen=127.0.0.1",
-            str(served),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        _wait_for_port(port, proc)
-        yield served, f"git://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    with git_daemon(served, push=True) as url:
+        yield served, url
 
 
 def _basic_auth(app: Callable[..., Any], user: str, password: str) -> Callable[..., Any]:
