@@ -59,6 +59,17 @@ def pull_request(review: PassReview) -> str:
         lines += ["", f"## Refused ({len(review.refused)})", ""]
         lines += [f"- {_text(what)}: {_text(reason)}" for what, reason in review.refused[:ROWS]]
         lines += _cut(len(review.refused))
+    if review.kept:
+        lines += ["", f"## Kept: referred to ({len(review.kept)})", ""]
+        lines += [f"- {_text(skill)}: {_text(reason)}" for skill, reason in review.kept[:ROWS]]
+        lines += _cut(len(review.kept))
+    if review.restores:
+        lines += ["", f"## Proposed back ({len(review.restores)})", ""]
+        lines += [
+            f"- {_text(r.skill)}: {_code(r.source)} → {_code(r.target)}: {_text(r.reason)}"
+            for r in review.restores[:ROWS]
+        ]
+        lines += _cut(len(review.restores))
     if review.left_alone:
         lines += ["", f"{plural(review.left_alone, 'skill')} left alone (see REPORT.md)."]
     lines += [
@@ -86,6 +97,8 @@ def title(review: PassReview) -> str:
     if review.umbrellas:
         folded = sum(len(u.folded) for u in review.umbrellas)
         parts.append(f"fold {folded} into {plural(len(review.umbrellas), 'umbrella')}")
+    if review.restores:
+        parts.append(f"restore {len(review.restores)}")
     return f"curator: {', '.join(parts) or 'no changes'} (run {review.run_id})"
 
 

@@ -30,6 +30,20 @@ class Moved:
 
 
 @dataclass(frozen=True, slots=True)
+class Restored:
+    """An archived skill the pass proposes back, because agents asked for it."""
+
+    skill: str
+    source: str  # its folder under .archive/
+    target: str  # the live folder it goes back to
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form."""
+        return {"skill": self.skill, "from": self.source, "to": self.target, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
 class Folded:
     """A skill an umbrella took in: absorbed, or demoted to a file of the umbrella."""
 
@@ -91,6 +105,8 @@ class PassReview:
     catalogue_before: CatalogueCost | None
     catalogue_after: CatalogueCost | None
     merge_refusal: str | None = None  # why `merge` would refuse the branch as it stands
+    kept: tuple[tuple[str, str], ...] = ()  # (skill, reason): due to archive, referred to
+    restores: tuple[Restored, ...] = ()  # archived skills wanted back
 
     @property
     def live_before(self) -> int:
@@ -131,6 +147,8 @@ class PassReview:
             "left_alone": self.left_alone,
             "catalogue": catalogue,
             "merge_refusal": self.merge_refusal,
+            "kept": [{"skill": k, "reason": r} for k, r in self.kept],
+            "restores": [r.to_json() for r in self.restores],
         }
 
 

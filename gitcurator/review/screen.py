@@ -73,6 +73,17 @@ def review_text(review: PassReview) -> str:
         lines += ["", f"refused ({len(review.refused)})"]
         lines += [f"  {flat(what)}: {flat(reason)}" for what, reason in review.refused[:SHOWN]]
         lines += _more(len(review.refused))
+    if review.kept:
+        lines += ["", f"kept, referred to ({len(review.kept)})"]
+        lines += [f"  {flat(skill)}: {flat(reason)}" for skill, reason in review.kept[:SHOWN]]
+        lines += _more(len(review.kept))
+    if review.restores:
+        lines += ["", f"proposed back ({len(review.restores)}), restored on merge"]
+        for r in review.restores[:SHOWN]:
+            lines.append(
+                f"  {flat(r.skill)} ({flat(r.source)} → {flat(r.target)}): {flat(r.reason)}"
+            )
+        lines += _more(len(review.restores))
     if review.left_alone:
         lines += ["", f"left alone: {plural(review.left_alone, 'skill')} (see the report)"]
     lines += ["", *next_steps(review)]

@@ -9,7 +9,7 @@ from typing import Any, TypeGuard
 
 from gitcurator.lifecycle.catalogue_cost import CatalogueCost
 from gitcurator.lifecycle.rules import ACTIVE, ARCHIVED, STALE
-from gitcurator.review.model import Folded, Moved, PassReview, UmbrellaReview
+from gitcurator.review.model import Folded, Moved, PassReview, Restored, UmbrellaReview
 
 # The lifecycle's reasons say when a skill was last active: `(last activity 2026-07-23)` or
 # `(never used, created 2026-05-17)`.
@@ -63,6 +63,18 @@ def pass_review(
         catalogue_before=catalogue[0] if catalogue else None,
         catalogue_after=catalogue[1] if catalogue else None,
         merge_refusal=merge_refusal,
+        kept=tuple(
+            (str(k.get("skill", "")), str(k.get("reason", ""))) for k in _dicts(doc.get("kept"))
+        ),
+        restores=tuple(
+            Restored(
+                str(r.get("skill", "")),
+                str(r.get("from", "")),
+                str(r.get("to", "")),
+                str(r.get("reason", "")),
+            )
+            for r in _dicts(doc.get("restores"))
+        ),
     )
 
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from support.review_passes import make_review
 
-from gitcurator.review.model import Folded, Moved, UmbrellaReview
+from gitcurator.review.markdown import pull_request
+from gitcurator.review.model import Folded, Moved, Restored, UmbrellaReview
 from gitcurator.review.screen import SHOWN, review_text
+from gitcurator.review.stored import pass_review
 
 
 def test_a_long_list_is_cut_and_says_where_the_rest_is() -> None:
@@ -65,3 +67,45 @@ def test_a_report_naming_thousands_of_states_shows_the_first_of_them() -> None:
     text = review_text(make_review(counts_before=states, counts_after={}))
     assert "  state0019" in text and "  state0020" not in text
     assert "and 4980 more (--json lists them all)" in text
+
+
+def test_kept_and_proposed_back_skills_are_shown_with_their_reasons() -> None:
+    kept = (("pdf-ocr", "idle 128 days, but referred to by AGENTS.md:3"),)
+    back = (Restored("csv-tools", ".archive/csv-tools", "csv-tools", "wanted 3 times"),)
+    review = make_review(kept=kept, restores=back)
+    text = review_text(review)
+    assert "kept, referred to (1)\n  pdf-ocr: idle 128 days, but referred to by AGENTS.md:3" in text
+    assert (
+        "proposed back (1), restored on merge\n  csv-tools (.archive/csv-tools → csv-tools)" in text
+    )
+    described = pull_request(review)
+    assert "## Kept: referred to (1)" in described and "## Proposed back (1)" in described
+    assert "restore 1 (run" in described.splitlines()[0]
+    doc = review.to_json()
+    assert doc["kept"] == [{"skill": "pdf-ocr", "reason": kept[0][1]}]
+    assert doc["restores"][0] == {
+        "skill": "csv-tools",
+        "from": ".archive/csv-tools",
+        "to": "csv-tools",
+        "reason": "wanted 3 times",
+    }
+
+
+def test_kept_and_restores_are_read_from_run_json() -> None:
+    review = pass_review(
+        {
+            "run_id": "20260301-000000",
+            "now": "2026-03-01T00:00:00Z",
+            "counts": {"before": {}, "after": {}},
+            "transitions": [],
+            "kept": [{"skill": "a", "reason": "referred to", "referrers": ["b/SKILL.md:1"]}],
+            "restores": [{"skill": "c", "from": ".archive/c", "to": "c", "reason": "wanted"}],
+        },
+        branch="curator/20260301-000000",
+        status="pending review",
+        base=None,
+        tip="0" * 40,
+        catalogue=None,
+    )
+    assert review.kept == (("a", "referred to"),)
+    assert review.restores == (Restored("c", ".archive/c", "c", "wanted"),)
