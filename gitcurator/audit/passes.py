@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from gitcurator.audit.trail import Entry, LoggedCommit, audit_trail
@@ -13,6 +14,14 @@ from gitcurator.store.branches import branch_names
 from gitcurator.store.history import history_changes
 
 BRANCH_PREFIX = "curator/"
+
+
+_RUN_ID = re.compile(r"[0-9]{8}-[0-9]{6}(-[0-9]+)?")
+
+
+def is_run_id(name: str) -> bool:
+    """Whether `name` has the form a pass gives its run id (`YYYYMMDD-HHMMSS[-N]`)."""
+    return _RUN_ID.fullmatch(name) is not None
 
 
 def run_order(run_id: str) -> tuple[str, int]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 
-from gitcurator.audit.passes import BRANCH_PREFIX, run_order
+from gitcurator.audit.passes import BRANCH_PREFIX, is_run_id, run_order
 from gitcurator.store import Store
 from gitcurator.store.branches import branch_names
 from gitcurator.store.commits import CommitId
@@ -29,5 +29,7 @@ def pending_runs(store: Store, merged: AbstractSet[CommitId]) -> dict[str, Commi
 
 
 def newest_run(runs: Iterable[str]) -> str | None:
-    """The newest of these run ids (by time, then collision suffix), or None."""
-    return max(runs, key=run_order, default=None)
+    """The newest of these run ids (by time, then collision suffix), or None. A curator/ branch
+    whose name is no run id (`curator/zzz`, pushed by hand) sorted as the newest and stopped
+    `merge` and `review` until it was deleted: it is only taken when named."""
+    return max((r for r in runs if is_run_id(r)), key=run_order, default=None)
