@@ -139,11 +139,4 @@ def _file(store: Store, commit: CommitId, path: str) -> bytes | None:
 def _merge_refusal(store: Store, picked: ReviewedBranch) -> str | None:
     """Why `merge` would refuse the branch, or None; an object missing from the repository
     (a fetch that did not bring it) is said, not an internal error."""
-    try:
-        return branch_warning(store, picked.branch)
-    except KeyError as exc:
-        missing = exc.args[0].decode() if exc.args and isinstance(exc.args[0], bytes) else "?"
-        return (
-            f"{picked.branch} could not be checked as `gitcurator merge` checks it: object "
-            f"{missing[:12]} is not in this repository (fetch it again: `gitcurator sync`)"
-        )
+    return branch_warning(store, picked.branch)

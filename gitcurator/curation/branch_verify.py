@@ -85,9 +85,23 @@ def check_branch(
 ) -> None:
     """Raise CuratorError, naming the commit and the paths, unless every commit of the branch
     is one a pass writes."""
-    problem = branch_problem(branch_facts(store, run_id, tip, target, merged))
+    try:
+        problem = branch_problem(branch_facts(store, run_id, tip, target, merged))
+    except KeyError as exc:  # the umbrella guards read blobs a fetch may not have brought
+        raise CuratorError(
+            f"cannot merge {BRANCH_PREFIX}{run_id}: it could not be checked, since "
+            f"{missing_object(exc)}; nothing was changed"
+        ) from None
     if problem is not None:
         raise CuratorError(refusal(BRANCH_PREFIX + run_id, problem))
+
+
+def missing_object(exc: KeyError) -> str:
+    """`object 1a2b3c4d5e6f is not in this repository (...)`: what dulwich's KeyError for an
+    object the store lacks means, in words."""
+    found = exc.args[0] if exc.args else b"?"
+    missing = found.decode() if isinstance(found, bytes) else str(found)
+    return f"object {missing[:12]} is not in this repository (fetch it again: `gitcurator sync`)"
 
 
 def branch_warning(store: Store, branch: str) -> str | None:
@@ -104,6 +118,10 @@ def branch_warning(store: Store, branch: str) -> str | None:
         problem = branch_problem(branch_facts(store, run_id, tip, target, merged))
     except CuratorError as exc:  # e.g. an object the remote did not send: say, never stop
         problem = str(exc)
+    except KeyError as exc:
+        return (
+            f"{branch} could not be checked as `gitcurator merge` checks it: {missing_object(exc)}"
+        )
     if problem is None:
         return None
     return f"{branch} would be refused by `gitcurator merge`: {problem}"

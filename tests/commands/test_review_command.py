@@ -565,3 +565,18 @@ def test_a_branch_named_like_no_run_is_never_picked_unnamed(agent_repo: Path) ->
     merged = run_cli("merge", "-C", str(agent_repo))
     assert merged.code == 0, merged
     assert "merged curator/20270101-000000 into main" in merged.out
+
+
+def test_merge_of_a_branch_whose_objects_are_missing_says_so_never_exit_3(
+    umbrella_pass: tuple[Path, dict[str, Any]],
+) -> None:
+    root, _ = umbrella_pass
+    blob = git("rev-parse", "main:media/ffmpeg-convert-audio/SKILL.md", cwd=root).stdout.strip()
+    (root / ".git/objects" / blob[:2] / blob[2:]).unlink()
+    before = git("rev-parse", "main", cwd=root).stdout
+    merged = run_cli("merge", "-C", str(root))
+    assert merged.code == 1, merged
+    assert f"it could not be checked, since object {blob[:12]} is not in this repository" in (
+        merged.err
+    )
+    assert git("rev-parse", "main", cwd=root).stdout == before
