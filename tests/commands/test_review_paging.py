@@ -143,11 +143,12 @@ def test_git_s_core_pager_comes_between_git_pager_and_pager(demo: Path) -> None:
         subprocess.run(["git", "config", "--unset", "core.pager"], cwd=demo, check=True)
 
 
-def test_ctrl_c_while_the_pager_runs_is_the_pager_s_as_in_git(demo: Path) -> None:
+def test_ctrl_c_while_the_pager_runs_is_the_pager_s_as_in_git(demo: Path, tmp_path: Path) -> None:
     # The pager is still reading when Ctrl-C comes: review waits for it, and is no error.
-    pager = "sleep 2; echo PAGER-DONE; cat"
+    started = tmp_path / "pager-started"
+    pager = f"touch '{started}'; sleep 1; echo PAGER-DONE; cat"
     code, shown = run_on_terminal(
-        ["review", "--diff"], demo, {"GIT_PAGER": pager}, interrupt_after=1
+        ["review", "--diff"], demo, {"GIT_PAGER": pager}, interrupt_once=started
     )
     assert code == 0, shown
     assert "PAGER-DONE" in shown and "rename from coding/git-lfs-migrate" in shown

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,9 +63,11 @@ def run_on_terminal(
     env: Mapping[str, str | None] | None = None,
     timeout: float = 120,
     interrupt_after: float | None = None,
+    interrupt_once: Path | None = None,
 ) -> tuple[int, str]:
     """`gitcurator ARGS` on a pty with `env` changed (None removes a variable): its exit code
-    and everything the terminal showed; sent SIGINT (Ctrl-C) after `interrupt_after` seconds."""
+    and everything the terminal showed; sent SIGINT (Ctrl-C) after `interrupt_after` seconds,
+    or as soon as the file `interrupt_once` exists (a timer alone races a loaded machine)."""
     # A terminal that takes colour unless a test says otherwise (CI may set no TERM).
     environ = {**os.environ, "TERM": "xterm-256color"}
     for key, value in (env or {}).items():
@@ -85,6 +88,10 @@ def run_on_terminal(
         if interrupt_after is not None:
             timer = threading.Timer(interrupt_after, proc.send_signal, [signal.SIGINT])
             timer.start()
+        if interrupt_once is not None:
+            threading.Thread(
+                target=_interrupt_once, args=(proc, interrupt_once, timeout), daemon=True
+            ).start()
         seen = b""
         while True:  # read as it comes: a full pty would block the process
             try:
@@ -97,3 +104,12 @@ def run_on_terminal(
         code = proc.wait(timeout=timeout)
     os.close(leader)
     return code, seen.decode("utf-8", "replace").replace("\r\n", "\n")
+
+
+def _interrupt_once(proc: subprocess.Popen[bytes], marker: Path, timeout: float) -> None:
+    """Send SIGINT to `proc` once `marker` exists (or give up after `timeout`)."""
+    deadline = time.monotonic() + timeout
+    while not marker.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
