@@ -46,6 +46,7 @@ class _HostDelta:
     viewed_at: str | None = None
     wanted: int = 0
     wanted_at: str | None = None
+    wanted_ids: set[str] = field(default_factory=set)
     by_source: dict[str, _SourceDelta] = field(default_factory=dict)
 
 
@@ -99,6 +100,8 @@ class _Pending:
         elif kind == WANTED:
             host.wanted += 1
             host.wanted_at = latest(host.wanted_at, event.at)
+            if digest is not None:
+                host.wanted_ids.add(digest)
         if event.source is not None:
             delta = host.by_source.setdefault(event.source, _SourceDelta())
             if kind == "use":
@@ -138,9 +141,11 @@ def _add_wanted(old: Wanted | None, delta: _HostDelta, archived_at: str | None) 
     wants from before it was last archived (and restored) no longer count."""
     if not delta.wanted:
         return old
-    base = old.count if old is not None and old.since == archived_at else 0
+    same = old is not None and old.since == archived_at
+    base = old.count if old is not None and same else 0
+    ids = (old.ids if old is not None and same else frozenset()) | delta.wanted_ids
     last = latest(old.last_at if old is not None else None, delta.wanted_at)
-    return Wanted(base + delta.wanted, archived_at, last)
+    return Wanted(base + delta.wanted, archived_at, last, ids)
 
 
 def _add_sources(
