@@ -138,6 +138,26 @@ def test_a_crafted_branch_cannot_restore_what_nobody_wanted_or_smuggle_an_edit(
     assert (archived_repo / ARCHIVED).is_dir() and not (archived_repo / "pdf-extract").exists()
 
 
+def test_a_crafted_restore_of_part_of_the_folder_is_refused(archived_repo: Path) -> None:
+    r = str(archived_repo)
+    (archived_repo / ARCHIVED / "notes.md").write_text("how to build\n")
+    git("add", "-A", cwd=archived_repo)
+    git("commit", "-qm", "notes", cwd=archived_repo)
+    for _ in range(2):
+        assert run_cli("record", "use", "docker-build", "-C", r).code == 0
+    assert run_cli("flush", "-C", r).code == 0
+    run_id = "20990101-000004"
+    git("checkout", "-q", "-b", f"curator/{run_id}", cwd=archived_repo)
+    (archived_repo / "devops/docker-build").mkdir(parents=True)
+    git("mv", f"{ARCHIVED}/SKILL.md", "devops/docker-build/SKILL.md", cwd=archived_repo)
+    message = f"curator: restore\n\nCurator-Run: {run_id}\nCurator-Restored: docker-build\n"
+    git("commit", "-qm", message, cwd=archived_repo)
+    git("checkout", "-q", "main", cwd=archived_repo)
+    partial = run_cli("merge", run_id, "-C", r)
+    assert partial.code == 1 and f"does not move {ARCHIVED} whole" in partial.err
+    assert (archived_repo / ARCHIVED / "SKILL.md").is_file()
+
+
 def test_a_corrupt_note_of_the_archived_skill_is_reported_and_wanted_still_kept(
     archived_repo: Path,
 ) -> None:
