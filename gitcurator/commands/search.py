@@ -24,7 +24,9 @@ def search(start: Path, query: str, *, archived: bool = False, limit: int = 10) 
         raise UsageError(f"--limit must be at least 1, not {limit}")
     store = open_store(start)
     try:
-        found = library_index(store)
+        found = library_index(store, live_only=not archived)
+        # No live skill: whether the archive holds any says what to do next.
+        every = library_index(store).index.size if found.index.size == 0 and not archived else 0
     finally:
         store.close()
     index = found.index
@@ -39,7 +41,12 @@ def search(start: Path, query: str, *, archived: bool = False, limit: int = 10) 
         "skills": index.size,
         "results": [_hit_doc(h) for h in hits],
     }
-    if index.size == 0:
+    if index.size == 0 and every:
+        text = (
+            f"no live skills on {found.branch}; {plural(every, 'skill')} archived "
+            "(add --archived to search them)"
+        )
+    elif index.size == 0:
         text = f"no skills on {found.branch} yet; nothing to search (add one, then `commit`)"
     elif not words:
         return Result(
