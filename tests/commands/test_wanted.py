@@ -15,7 +15,7 @@ from support.repos import cli_json, corrupt_note, git, run_cli, write_skill
 
 from gitcurator.commands.moves import record_archives
 from gitcurator.library import open_repo
-from gitcurator.statefiles import JOURNAL, STATE_DIR
+from gitcurator.statefiles import JOURNAL, NAMES_CACHE, STATE_DIR
 
 ARCHIVED = ".archive/devops/docker-build"
 
@@ -156,6 +156,19 @@ def test_a_crafted_restore_of_part_of_the_folder_is_refused(archived_repo: Path)
     partial = run_cli("merge", run_id, "-C", r)
     assert partial.code == 1 and f"does not move {ARCHIVED} whole" in partial.err
     assert (archived_repo / ARCHIVED / "SKILL.md").is_file()
+
+
+def test_a_names_cache_of_the_previous_version_is_rebuilt_not_misread(archived_repo: Path) -> None:
+    # The previous version's cache (`head <commit>`, no archived mark) lists an archived
+    # skill's name like a live one's: read as is, its use would count as a use.
+    head = git("rev-parse", "HEAD", cwd=archived_repo).stdout.strip()
+    state = archived_repo / ".git" / STATE_DIR
+    (state / NAMES_CACHE).write_text(f"head {head}\ndocker-build\npdf-extract\n")
+    assert run_cli("record", "use", "docker-build", "-C", str(archived_repo)).code == 0
+    assert [(e["k"], e["n"]) for e in journal_lines(archived_repo)] == [
+        ("wanted", ["docker-build"])
+    ]
+    assert (state / NAMES_CACHE).read_text().startswith(f"head {head} archived\n")
 
 
 def test_a_corrupt_note_of_the_archived_skill_is_reported_and_wanted_still_kept(
