@@ -124,3 +124,20 @@ def test_one_agent_event_counted_by_two_clones_is_wanted_once_after_they_sync() 
     # Archived again: the repeat belonged to the old count and takes nothing from the new one.
     again = _fold(replace(merged, archived_at=T2), _wanted("ha", T3), _wanted("hb", T3))
     assert again.wanted_count == 2
+
+
+def test_a_want_backfilled_again_once_the_skill_is_back_counts_once() -> None:
+    # The hook kept an agent's load as wanted while the skill was archived; after the restore,
+    # `ingest` of the same transcript finds the skill live and reports the load as a use or a
+    # view with the same id: it is the same event, already counted.
+    wanted = _fold(UsageRecord("x", archived_at=T0), _wanted("h1", T1, "claude-code", "toolu_1"))
+    again = _fold(
+        wanted,
+        Event("use", ("x",), T1, "h1", "claude-code", "toolu_1"),
+        Event("view", ("x",), T1, "h1", "claude-code", "toolu_1"),
+    )
+    assert (again.use_count, again.view_count, again.last_used_at) == (0, 0, None)
+    # and a load counted as a use is not wanted again when a backfill finds it archived
+    used = _fold(UsageRecord("x"), Event("use", ("x",), T2, "h1", "claude-code", "toolu_2"))
+    later = _fold(replace(used, archived_at=T1), _wanted("h1", T2, "claude-code", "toolu_2"))
+    assert (later.use_count, later.wanted_count) == (1, 0)
