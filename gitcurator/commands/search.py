@@ -11,6 +11,7 @@ from gitcurator.output import Result
 from gitcurator.render import name_arg, plural
 from gitcurator.search.index_cache import library_index
 from gitcurator.search.ranking import Hit
+from gitcurator.umbrella.model_errors import shorten
 
 
 def search(start: Path, query: str, *, archived: bool = False, limit: int = 10) -> Result:
@@ -52,7 +53,8 @@ def search(start: Path, query: str, *, archived: bool = False, limit: int = 10) 
         return Result(
             code=1,
             text=(
-                f"{query!r} holds only stop words or short tokens, which match nothing; "
+                f"{shorten(query, 80)!r} holds only stop words or short tokens, which match "
+                "nothing; "
                 "search for words that say what the skill does"
             ),
             doc=doc,
@@ -60,7 +62,8 @@ def search(start: Path, query: str, *, archived: bool = False, limit: int = 10) 
     elif not hits:
         where = "live or archived skill" if archived else "live skill"
         hint = "" if archived else " (add --archived to search the archive too)"
-        text = f"no {where} of {plural(index.size, 'skill')} matches {' '.join(words)}{hint}"
+        said = shorten(" ".join(words), 80)
+        text = f"no {where} of {plural(index.size, 'skill')} matches {said}{hint}"
     else:
         text = _text(hits)
     return Result(text=text, doc=doc)

@@ -172,3 +172,10 @@ def test_a_library_all_archived_says_so_rather_than_empty(library_repo: Path) ->
         said.out
     )
     assert "pdf-merge" in run_cli("search", "pdf", "--archived", "-C", r).out
+
+
+def test_a_query_of_ten_thousand_characters_is_answered_in_a_line(library_repo: Path) -> None:
+    r = str(library_repo)
+    for query in ("xylophone " + "zz" * 5000, "of " * 3400, "kubernetes " * 900):
+        said = run_cli("search", query, "-C", r)
+        assert said.code in (0, 1) and len(said.out) < 300, said.out[:300]
