@@ -106,6 +106,8 @@ def build_index(
             description, body = doc.description or "", doc.body[:BODY_CHARS]
         except SkillParseError:
             pass  # found by its name alone; `validate` says what is wrong with it
+        except KeyError:
+            pass  # its object is not here (a fetch that did not bring it): by its name too
         skills.append(_Skill(identity(loc), loc.folder, description, body))
         if loc.archived:
             archived.add(loc.folder)

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
+from support.missing_objects import drop_blob
 from support.repos import cli_json, git, run_cli, write_skill
 
 from gitcurator.statefiles import SEARCH_INDEX, SEARCH_INDEX_LIVE
@@ -179,3 +180,14 @@ def test_a_query_of_ten_thousand_characters_is_answered_in_a_line(library_repo: 
     for query in ("xylophone " + "zz" * 5000, "of " * 3400, "kubernetes " * 900):
         said = run_cli("search", query, "-C", r)
         assert said.code in (0, 1) and len(said.out) < 300, said.out[:300]
+
+
+def test_a_skill_whose_object_is_missing_is_found_by_its_name_and_record_still_works(
+    library_repo: Path,
+) -> None:
+    drop_blob(library_repo, "documents/pdf-merge/SKILL.md")
+    r = str(library_repo)
+    found = run_cli("search", "pdf merge", "-C", r)
+    assert found.code == 0 and "pdf-merge" in found.out
+    assert run_cli("search", "pdf", "--archived", "-C", r).code == 0
+    assert run_cli("record", "use", "pdf-merge", "-C", r).code == 0
