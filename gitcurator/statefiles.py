@@ -54,6 +54,7 @@ USAGE_DELTAS_CACHE = "usage-deltas.json"
 CATALOGUE_CACHE = "catalogue-entries.json"  # SKILL.md blob -> [name, description] (the catalogue)
 # The search index of the default branch's skills, keyed by its tree id (search.index_cache).
 SEARCH_INDEX = "search-index.txt"
+SEARCH_INDEX_LIVE = "search-index-live.txt"  # the same, of the live skills alone
 # blob id -> the places a skill's Markdown or a reference file may name a skill (see
 # references/scan): what `refs` and a pass's load step would otherwise re-read and re-scan.
 REFERENCES_CACHE = "references-cache.json"

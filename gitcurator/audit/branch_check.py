@@ -100,7 +100,12 @@ def _find(facts: BranchFacts) -> str | None:
             archived += found[trailers.ARCHIVED]
         elif trailers.RESTORED in found:
             problem = restore_problem(
-                _short(c), c.files, found[trailers.RESTORED], facts.restorable
+                _short(c),
+                c.files,
+                found[trailers.RESTORED],
+                facts.restorable,
+                c.removed_dirs,
+                c.added_dirs,
             )
             restored += found[trailers.RESTORED]
         else:

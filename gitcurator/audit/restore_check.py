@@ -10,6 +10,7 @@ restore a skill nobody wanted, move it elsewhere, or change a byte on the way.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 Entry = tuple[bytes, int]
@@ -21,9 +22,11 @@ def restore_problem(
     files: Mapping[str, Change],
     names: Sequence[str],
     restorable: Mapping[str, tuple[str, str]],
+    removed_dirs: AbstractSet[str],
+    added_dirs: AbstractSet[str],
 ) -> str | None:
-    """Why the commit `short` (its changes `files`, its `Curator-Restored` `names`) is not the
-    restore commit a pass makes, or None when it is."""
+    """Why the commit `short` (its changes `files`, the folders it removes and creates, its
+    `Curator-Restored` `names`) is not the restore commit a pass makes, or None when it is."""
     if not names or len(set(names)) != len(names):
         return f"commit {short} names no restored skill once each"
     unwanted = sorted(n for n in names if n not in restorable)
@@ -43,7 +46,10 @@ def restore_problem(
         after = {p[len(target) + 1 :]: new for p, (_, new) in files.items() if _under(p, target)}
         removed = [p for p, (_, new) in files.items() if _under(p, source) and new is not None]
         added = [p for p, (old, _) in files.items() if _under(p, target) and old is not None]
-        if not before or before != after or removed or added:
+        # The archived folder disappears and the live one is new: a move of part of it would
+        # leave support files behind, and one into an existing folder would merge two.
+        whole = source in removed_dirs and target in added_dirs
+        if not before or before != after or removed or added or not whole:
             return f"commit {short} does not move {source} whole to {target}"
     return None
 

@@ -187,6 +187,12 @@ def restore(start: Path, name: str) -> int:
 
     NAME is the skill's name, or its folder under .archive/ when it was archived more than
     once. Refused when a live skill has that name or the skill folder has uncommitted changes.
+    `gitcurator search QUERY --archived` finds an archived skill and names this command.
+
+    \b
+    Examples:
+      gitcurator restore pdf-forms
+      gitcurator restore .archive/documents/pdf-forms-2
     """
     from gitcurator.commands.restore import restore as run
 

@@ -11,6 +11,7 @@ from gitcurator.output import Result
 from gitcurator.render import name_arg, plural
 from gitcurator.search.index_cache import library_index
 from gitcurator.search.ranking import Hit
+from gitcurator.umbrella.model_errors import shorten
 
 
 def search(start: Path, query: str, *, archived: bool = False, limit: int = 10) -> Result:
@@ -24,7 +25,9 @@ def search(start: Path, query: str, *, archived: bool = False, limit: int = 10) 
         raise UsageError(f"--limit must be at least 1, not {limit}")
     store = open_store(start)
     try:
-        found = library_index(store)
+        found = library_index(store, live_only=not archived)
+        # No live skill: whether the archive holds any says what to do next.
+        every = library_index(store).index.size if found.index.size == 0 and not archived else 0
     finally:
         store.close()
     index = found.index
@@ -39,13 +42,19 @@ def search(start: Path, query: str, *, archived: bool = False, limit: int = 10) 
         "skills": index.size,
         "results": [_hit_doc(h) for h in hits],
     }
-    if index.size == 0:
+    if index.size == 0 and every:
+        text = (
+            f"no live skills on {found.branch}; {plural(every, 'skill')} archived "
+            "(add --archived to search them)"
+        )
+    elif index.size == 0:
         text = f"no skills on {found.branch} yet; nothing to search (add one, then `commit`)"
     elif not words:
         return Result(
             code=1,
             text=(
-                f"{query!r} holds only stop words or short tokens, which match nothing; "
+                f"{shorten(query, 80)!r} holds only stop words or short tokens, which match "
+                "nothing; "
                 "search for words that say what the skill does"
             ),
             doc=doc,
@@ -53,7 +62,8 @@ def search(start: Path, query: str, *, archived: bool = False, limit: int = 10) 
     elif not hits:
         where = "live or archived skill" if archived else "live skill"
         hint = "" if archived else " (add --archived to search the archive too)"
-        text = f"no {where} of {plural(index.size, 'skill')} matches {' '.join(words)}{hint}"
+        said = shorten(" ".join(words), 80)
+        text = f"no {where} of {plural(index.size, 'skill')} matches {said}{hint}"
     else:
         text = _text(hits)
     return Result(text=text, doc=doc)

@@ -4,15 +4,16 @@
 category folder under its own name (`x` for a copy `.archive/x-2` whose SKILL.md says `x`).
 A pass proposes every archived skill wanted (used while archived: `telemetry.records.Wanted`)
 at least `curator.restore_after_wanted` times since it was archived, unless a live skill has
-its name, its folder is taken, or `protect:` lists it. The merge-time branch check asks the
-same question of the default branch as it stands (`restorable`), so a branch restores only
-what a pass would.
+its name, another archived copy has it too, its folder is taken, or `protect:` lists it. The
+merge-time branch check asks the same question of the default branch as it stands
+(`restorable`), so a branch restores only what a pass would.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -94,21 +95,27 @@ def propose_restores(
     files = list(paths)
     taken: set[str] = set()
     found: list[RestoreProposal] = []
+    names = {r.path: _name_of(r.path, frontmatter_name) for r in rows if r.state == ARCHIVED}
+    # Two archived copies of one name (`x`, and `x-2` archived later): a want of `x` lands on
+    # the record `x` whichever copy is the newer, so which one is wanted is unknown.
+    copies = Counter(names.values())
     for row in sorted(rows, key=lambda r: (-r.wanted_count, r.name, r.path)):
         if row.state != ARCHIVED or row.wanted_count < threshold or row.protected:
             continue
-        dirname = posixpath.basename(row.path)
-        name = restored_name(
-            dirname, frontmatter_name(row.path) if COPY.fullmatch(dirname) else None
-        )
+        name = names[row.path]
         target = restore_target(row.path, name, skills_dir)
-        if name in live or target in taken or is_taken(files, target):
+        if name in live or copies[name] > 1 or target in taken or is_taken(files, target):
             continue  # `restore` refuses these too; the person decides
         taken.add(target)
         found.append(
             RestoreProposal(name, row.name, row.path, target, row.wanted_count, row.archived_at)
         )
     return sorted(found, key=lambda p: p.name)
+
+
+def _name_of(path: str, frontmatter_name: Callable[[str], str | None]) -> str:
+    dirname = posixpath.basename(path)
+    return restored_name(dirname, frontmatter_name(path) if COPY.fullmatch(dirname) else None)
 
 
 def frontmatter_names(

@@ -8,8 +8,9 @@ counts per host since the skill's archived_at (records.Wanted), and as a use whe
 before that (a backfill of the agent's logs). An event with an id its
 source already reported for that skill (on any host, in the notes or earlier in the same
 batch) changes nothing: a hook and a backfill of the same event, or an ingest run twice, count
-once. An id without a source is not deduplicated (ids are only unique within the agent that
-made them).
+once; so does a load counted as wanted and backfilled again as a use or view once the skill is
+restored (or the other way round). An id without a source is not deduplicated (ids are only
+unique within the agent that made them).
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ if TYPE_CHECKING:  # the type only: this module stays pure (the journal does I/O
     from gitcurator.telemetry.events import Event
 
 AGENT_ORIGIN = "agent"
+# The kinds one agent load may have been counted under, besides its own.
+_SAME_LOAD = {"use": (WANTED,), "view": (WANTED,), WANTED: ("use", "view")}
 
 
 @dataclass(slots=True)
@@ -46,6 +49,7 @@ class _HostDelta:
     viewed_at: str | None = None
     wanted: int = 0
     wanted_at: str | None = None
+    wanted_ids: set[str] = field(default_factory=set)
     by_source: dict[str, _SourceDelta] = field(default_factory=dict)
 
 
@@ -84,7 +88,11 @@ class _Pending:
         if event.source is not None and event.event_id is not None:
             digest = sources.digest(event.event_id)
             seen = self._seen(event.source, kind)
-            if digest in seen:
+            # A load is a use or view while the skill is live and wanted while it is archived:
+            # the same event backfilled across a restore or an archive was counted already.
+            if digest in seen or any(
+                digest in self._seen(event.source, k) for k in _SAME_LOAD.get(kind, ())
+            ):
                 return
             seen.add(digest)
         if kind == "patch" and event.source is None:
@@ -99,6 +107,8 @@ class _Pending:
         elif kind == WANTED:
             host.wanted += 1
             host.wanted_at = latest(host.wanted_at, event.at)
+            if digest is not None:
+                host.wanted_ids.add(digest)
         if event.source is not None:
             delta = host.by_source.setdefault(event.source, _SourceDelta())
             if kind == "use":
@@ -138,9 +148,11 @@ def _add_wanted(old: Wanted | None, delta: _HostDelta, archived_at: str | None) 
     wants from before it was last archived (and restored) no longer count."""
     if not delta.wanted:
         return old
-    base = old.count if old is not None and old.since == archived_at else 0
+    same = old is not None and old.since == archived_at
+    base = old.count if old is not None and same else 0
+    ids = (old.ids if old is not None and same else frozenset()) | delta.wanted_ids
     last = latest(old.last_at if old is not None else None, delta.wanted_at)
-    return Wanted(base + delta.wanted, archived_at, last)
+    return Wanted(base + delta.wanted, archived_at, last, ids)
 
 
 def _add_sources(

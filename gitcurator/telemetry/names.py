@@ -53,6 +53,10 @@ def _names(
                 cache[blob] = parse_skill_md(store.read_blob(head_files[loc.skill_md])).name or ""
             except SkillParseError:
                 cache[blob] = ""
+            except KeyError:
+                # Its object is not here (a fetch that did not bring it): known by its folder
+                # name until it is, and not cached, so its `name:` counts once it arrives.
+                continue
         fresh[blob] = cache[blob]
         if fresh[blob] and fresh[blob] != identity(loc):
             frontmatter[loc.folder] = fresh[blob]

@@ -30,6 +30,9 @@ class Wanted:
     count: int
     since: str | None
     last_at: str | None
+    # Digests of the agent event ids in `count`: two clones that counted one event before they
+    # synced both hold it, and wanted_count subtracts such repeats (as use_count does).
+    ids: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,12 +98,14 @@ class UsageRecord:
 
     @property
     def wanted_count(self) -> int:
-        """Uses of the skill since it was last archived, on every host."""
-        return sum(
-            h.wanted.count
+        """Uses of the skill since it was last archived, on every host, each event once."""
+        now = [
+            h.wanted
             for h in self.hosts.values()
             if h.wanted is not None and h.wanted.since == self.archived_at
-        )
+        ]
+        repeated = sum(len(w.ids) for w in now) - len(frozenset().union(*(w.ids for w in now)))
+        return sum(w.count for w in now) - repeated
 
     @property
     def last_wanted_at(self) -> str | None:
@@ -168,7 +173,8 @@ def merge_wanted(a: Wanted | None, b: Wanted | None) -> Wanted | None:
     if a is None or b is None:
         return a or b
     top = max(a, b, key=lambda w: (w.since or "", w.count))
-    return Wanted(top.count, top.since, latest(a.last_at, b.last_at))
+    ids = a.ids | b.ids if a.since == b.since else top.ids
+    return Wanted(top.count, top.since, latest(a.last_at, b.last_at), ids)
 
 
 def _last_writer(a: Stamped | None, b: Stamped | None) -> Stamped | None:
@@ -263,13 +269,16 @@ def from_doc(doc: Mapping[str, Any]) -> UsageRecord:
 
 
 def _wanted_doc(wanted: Wanted) -> dict[str, Any]:
-    return {"count": wanted.count, "since": wanted.since, "last_at": wanted.last_at}
+    doc: dict[str, Any] = {"count": wanted.count, "since": wanted.since, "last_at": wanted.last_at}
+    if wanted.ids:
+        doc["ids"] = sorted(wanted.ids)
+    return doc
 
 
 def _wanted(doc: Mapping[str, Any] | None) -> Wanted | None:
     if doc is None:
         return None
-    return Wanted(doc["count"], doc.get("since"), doc.get("last_at"))
+    return Wanted(doc["count"], doc.get("since"), doc.get("last_at"), frozenset(doc.get("ids", ())))
 
 
 def decode_record(name: str, data: bytes) -> UsageRecord | str:

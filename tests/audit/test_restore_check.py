@@ -16,6 +16,7 @@ MOVE: dict[str, Any] = {
     "docs/pdf/SKILL.md": (None, A),
     "docs/pdf/notes.md": (None, B),
 }
+DIRS_GONE, DIRS_MADE = frozenset({".archive/docs/pdf"}), frozenset({"docs/pdf"})
 
 
 @pytest.mark.parametrize(
@@ -40,8 +41,27 @@ MOVE: dict[str, Any] = {
 def test_only_the_pass_s_restore_commit_passes(
     files: dict[str, Any], names: list[str], problem: str | None
 ) -> None:
-    found = restore_problem("abc", files, names, RESTORABLE)
+    found = restore_problem("abc", files, names, RESTORABLE, DIRS_GONE, DIRS_MADE)
     assert (found is None) if problem is None else (found is not None and problem in found)
+
+
+@pytest.mark.parametrize(
+    ("gone", "made"),
+    [
+        # Only SKILL.md moved: notes.md stays behind in .archive/docs/pdf, so the folder does
+        # not disappear and the skill comes back without its support file.
+        (frozenset(), DIRS_MADE),
+        # docs/pdf was there already (an earlier commit of the branch wrote it): the restore
+        # would merge the archived files into another folder's.
+        (DIRS_GONE, frozenset()),
+    ],
+)
+def test_a_restore_that_leaves_part_behind_or_lands_in_a_folder_is_refused(
+    gone: frozenset[str], made: frozenset[str]
+) -> None:
+    partial = {".archive/docs/pdf/SKILL.md": (A, None), "docs/pdf/SKILL.md": (None, A)}
+    found = restore_problem("abc", partial, ["pdf"], RESTORABLE, gone, made)
+    assert found is not None and "does not move .archive/docs/pdf whole" in found
 
 
 @pytest.mark.parametrize(

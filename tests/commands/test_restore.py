@@ -36,3 +36,9 @@ def test_moves_inside_a_skills_dir_keep_the_category(tmp_path: Path) -> None:
     assert run_cli("restore", "docker-build", "-C", r).code == 0
     assert (root / "lib" / "devops" / "docker-build" / "SKILL.md").exists()
     assert_clean_and_sound(root)
+
+
+def test_restore_help_teaches_with_an_example() -> None:
+    said = run_cli("restore", "--help")
+    assert said.code == 0 and "gitcurator restore pdf-forms" in said.out
+    assert "search QUERY --archived" in said.out

@@ -7,9 +7,10 @@ import os
 from pathlib import Path
 
 import pytest
+from support.missing_objects import drop_blob
 from support.repos import cli_json, git, run_cli, write_skill
 
-from gitcurator.statefiles import SEARCH_INDEX
+from gitcurator.statefiles import SEARCH_INDEX, SEARCH_INDEX_LIVE
 
 CACHE = Path(".git") / "gitcurator" / SEARCH_INDEX
 
@@ -103,6 +104,7 @@ def test_a_read_only_state_folder_still_searches(
 ) -> None:
     state = library_repo / ".git" / "gitcurator"
     (state / SEARCH_INDEX).unlink(missing_ok=True)
+    (state / SEARCH_INDEX_LIVE).unlink(missing_ok=True)
     real_open = os.open
 
     def refusing(path: str | os.PathLike[str], *args: object, **kwargs: object) -> int:
@@ -114,7 +116,7 @@ def test_a_read_only_state_folder_still_searches(
     monkeypatch.setattr(os, "open", refusing)
     for _ in range(2):
         assert _names(_search(library_repo, "pdf tables"))[0] == "pdf-extract-tables"
-    assert not (state / SEARCH_INDEX).exists()
+    assert not (state / SEARCH_INDEX).exists() and not (state / SEARCH_INDEX_LIVE).exists()
 
 
 def test_a_broken_config_is_refused_even_with_a_cache(library_repo: Path) -> None:
@@ -136,3 +138,56 @@ def test_a_binary_or_broken_skill_md_is_found_by_its_name_and_no_repository_refu
     assert _names(_search(library_repo, "odd yaml")) == ["odd-yaml"]
     outside = run_cli("search", "pdf", "-C", str(tmp_path))
     assert outside.code == 1 and "not" in outside.err and "repository" in outside.err
+
+
+def test_archiving_a_skill_does_not_reorder_the_live_results(tmp_path: Path) -> None:
+    # The live search ranks as the MCP server's list_skills does, on the live skills alone:
+    # archived skills sharing a query word used to weaken it for every live skill too.
+    root = tmp_path / "lib"
+    write_skill(root, "pdf-tables", description="Extract tables from pdf files, tables.")
+    write_skill(root, "pdf-forms", description="Fill forms in pdf files.")
+    write_skill(root, "csv-read", description="Read csv files.")
+    for i in range(5):
+        write_skill(root, f"old-{i}", description="Tables for reports.")
+    assert run_cli("init", str(root), "--quiet").code == 0
+    for i in range(5):
+        assert run_cli("archive", f"old-{i}", "-C", str(root)).code == 0
+    live = _search(root, "tables forms")
+    fresh = tmp_path / "fresh"
+    write_skill(fresh, "pdf-tables", description="Extract tables from pdf files, tables.")
+    write_skill(fresh, "pdf-forms", description="Fill forms in pdf files.")
+    write_skill(fresh, "csv-read", description="Read csv files.")
+    assert run_cli("init", str(fresh), "--quiet").code == 0
+    expected = _search(fresh, "tables forms")
+    assert _names(live) == _names(expected) == ["pdf-tables", "pdf-forms"]
+    assert live["results"] == expected["results"]
+    assert any(n.startswith("old-") for n in _names(_search(root, "tables forms", "--archived")))
+
+
+def test_a_library_all_archived_says_so_rather_than_empty(library_repo: Path) -> None:
+    r = str(library_repo)
+    for name in ("pdf-extract-tables", "pdf-merge", "k8s-debug-oom"):
+        assert run_cli("archive", name, "-C", r).code == 0
+    said = run_cli("search", "pdf", "-C", r)
+    assert said.code == 0 and "no live skills on main; 4 skills archived (add --archived" in (
+        said.out
+    )
+    assert "pdf-merge" in run_cli("search", "pdf", "--archived", "-C", r).out
+
+
+def test_a_query_of_ten_thousand_characters_is_answered_in_a_line(library_repo: Path) -> None:
+    r = str(library_repo)
+    for query in ("xylophone " + "zz" * 5000, "of " * 3400, "kubernetes " * 900):
+        said = run_cli("search", query, "-C", r)
+        assert said.code in (0, 1) and len(said.out) < 300, said.out[:300]
+
+
+def test_a_skill_whose_object_is_missing_is_found_by_its_name_and_record_still_works(
+    library_repo: Path,
+) -> None:
+    drop_blob(library_repo, "documents/pdf-merge/SKILL.md")
+    r = str(library_repo)
+    found = run_cli("search", "pdf merge", "-C", r)
+    assert found.code == 0 and "pdf-merge" in found.out
+    assert run_cli("search", "pdf", "--archived", "-C", r).code == 0
+    assert run_cli("record", "use", "pdf-merge", "-C", r).code == 0

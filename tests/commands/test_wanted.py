@@ -15,7 +15,7 @@ from support.repos import cli_json, corrupt_note, git, run_cli, write_skill
 
 from gitcurator.commands.moves import record_archives
 from gitcurator.library import open_repo
-from gitcurator.statefiles import JOURNAL, STATE_DIR
+from gitcurator.statefiles import JOURNAL, NAMES_CACHE, STATE_DIR
 
 ARCHIVED = ".archive/devops/docker-build"
 
@@ -136,6 +136,39 @@ def test_a_crafted_branch_cannot_restore_what_nobody_wanted_or_smuggle_an_edit(
     moved = run_cli("merge", "20990101-000003", "-C", r)
     assert moved.code == 1 and "changes elsewhere/docker-build/SKILL.md" in moved.err
     assert (archived_repo / ARCHIVED).is_dir() and not (archived_repo / "pdf-extract").exists()
+
+
+def test_a_crafted_restore_of_part_of_the_folder_is_refused(archived_repo: Path) -> None:
+    r = str(archived_repo)
+    (archived_repo / ARCHIVED / "notes.md").write_text("how to build\n")
+    git("add", "-A", cwd=archived_repo)
+    git("commit", "-qm", "notes", cwd=archived_repo)
+    for _ in range(2):
+        assert run_cli("record", "use", "docker-build", "-C", r).code == 0
+    assert run_cli("flush", "-C", r).code == 0
+    run_id = "20990101-000004"
+    git("checkout", "-q", "-b", f"curator/{run_id}", cwd=archived_repo)
+    (archived_repo / "devops/docker-build").mkdir(parents=True)
+    git("mv", f"{ARCHIVED}/SKILL.md", "devops/docker-build/SKILL.md", cwd=archived_repo)
+    message = f"curator: restore\n\nCurator-Run: {run_id}\nCurator-Restored: docker-build\n"
+    git("commit", "-qm", message, cwd=archived_repo)
+    git("checkout", "-q", "main", cwd=archived_repo)
+    partial = run_cli("merge", run_id, "-C", r)
+    assert partial.code == 1 and f"does not move {ARCHIVED} whole" in partial.err
+    assert (archived_repo / ARCHIVED / "SKILL.md").is_file()
+
+
+def test_a_names_cache_of_the_previous_version_is_rebuilt_not_misread(archived_repo: Path) -> None:
+    # The previous version's cache (`head <commit>`, no archived mark) lists an archived
+    # skill's name like a live one's: read as is, its use would count as a use.
+    head = git("rev-parse", "HEAD", cwd=archived_repo).stdout.strip()
+    state = archived_repo / ".git" / STATE_DIR
+    (state / NAMES_CACHE).write_text(f"head {head}\ndocker-build\npdf-extract\n")
+    assert run_cli("record", "use", "docker-build", "-C", str(archived_repo)).code == 0
+    assert [(e["k"], e["n"]) for e in journal_lines(archived_repo)] == [
+        ("wanted", ["docker-build"])
+    ]
+    assert (state / NAMES_CACHE).read_text().startswith(f"head {head} archived\n")
 
 
 def test_a_corrupt_note_of_the_archived_skill_is_reported_and_wanted_still_kept(

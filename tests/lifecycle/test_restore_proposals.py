@@ -66,12 +66,11 @@ LIVE = skill_row(name="pdf", path="docs/pdf")
             [],
             [("a", ".archive/a", "a", 2), ("b", ".archive/tools/b", "tools/b", 4)],
         ),
-        # two archived copies of one name: the more wanted one goes back, the other waits
-        (
-            [_archived("x", 2), _archived("x-2", 3)],
-            [],
-            [("x", ".archive/x-2", "x", 3)],
-        ),
+        # Two archived copies of one name: a want of `x` is counted on the record `x` (the
+        # older copy's folder name) whichever copy was archived last, so which one is wanted
+        # is unknown; neither is proposed, as `restore x` asks for the folder.
+        ([_archived("x", 2), _archived("x-2", 3)], [], []),
+        ([_archived("x", 3), _archived("x-2", 0)], [], []),
         ([skill_row(name="live", wanted_count=0)], [], []),
     ],
 )
