@@ -6,14 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.mcp_client import NOTES, PNG
 from support.repos import git, run_cli, write_skill
 
 from gitcurator.commands.moves import record_archives
 from gitcurator.library import open_repo
 
-# A real PNG header and a NUL: not text by any reading.
-PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256))
-NOTES = "# Notes\n\nOpen the file with pdfplumber; tables come back as lists of rows.\n"
 BIG = 50 * 1024 * 1024
 ARCHIVED_AT = "2026-01-01T00:00:00Z"
 

@@ -11,9 +11,8 @@ from typing import Any
 
 import anyio
 import mcp_types as types
-from conftest import NOTES, PNG
 from support.journal_lines import journal_lines
-from support.mcp_client import Client, connect
+from support.mcp_client import NOTES, PNG, Client, connect
 from support.passes import snapshot
 from support.repos import git, note_key, run_cli
 

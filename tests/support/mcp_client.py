@@ -29,6 +29,11 @@ from mcp.client.session import ClientSession, IncomingMessage
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from pydantic import TypeAdapter
 
+# The served library's files (tests/mcp/conftest.py), which tests compare with what is served:
+# a real PNG header and a NUL, not text by any reading, and a support file's text.
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256))
+NOTES = "# Notes\n\nOpen the file with pdfplumber; tables come back as lists of rows.\n"
+
 _DOC = TypeAdapter(dict[str, Any])
 
 
