@@ -24,6 +24,11 @@ from gitcurator.audit.update_check import (
     update_sources,
 )
 from gitcurator.commands.moves import tip_of
+from gitcurator.commands.update_branch_check import (
+    lock_entries_changed,
+    made_executable,
+    named_source_problem,
+)
 from gitcurator.commands.upstream_lock import lock_sources, relock_folders
 from gitcurator.commands.upstream_sources import (
     hub_sources,
@@ -39,8 +44,9 @@ from gitcurator.store import branches, commits, graph, source_fetch
 from gitcurator.store.branch_merge import merge_branch_tree
 from gitcurator.store.commits import CommitId
 from gitcurator.store.diff import diff_trees
+from gitcurator.store.repository import Store
 from gitcurator.telemetry.names import refresh_names_cache
-from gitcurator.upstream.provenance import source_trailer
+from gitcurator.upstream.provenance import Provenance, source_trailer
 
 
 def is_update_branch(start: Path, run: str | None) -> bool:
@@ -152,6 +158,33 @@ def _facts(
     return UpdateFacts(branch, run_id, target, related, changes, live)
 
 
+def _source_problem(
+    store: Store, facts: UpdateFacts, followed: dict[str, Provenance]
+) -> str | None:
+    named = update_sources(facts)
+    fetched: dict[bytes, set[CommitId]] = {}
+    for name, prov in sorted(named.items()):
+        problem = named_source_problem(store, name, prov, followed[name], fetched)
+        if problem is not None:
+            return problem
+    first = commits.load_commit(store, commits.commit_id(facts.commits[0].id))
+    base = commits.commit_tree_of(store, first.parents[0])
+    tip = commits.commit_tree_of(store, commits.commit_id(facts.commits[-1].id))
+    folders = {facts.skill_folders[n]: (n, p) for n, p in named.items()}
+    executable = made_executable(store, base, tip, folders)
+    if executable:
+        return (
+            f"it makes {', '.join(executable[:5])} executable, which neither {facts.target} "
+            "nor the source has"
+        )
+    others = lock_entries_changed(store, base, tip, set(named))
+    if others:
+        return (
+            f"it changes {LOCK_FILE}'s entries of {', '.join(others[:5])}, skills it does not name"
+        )
+    return None
+
+
 def _refuse(repo: SkillsRepo, facts: UpdateFacts, branch: str) -> None:
     problem = update_problem(facts)
     store = repo.store
@@ -168,6 +201,8 @@ def _refuse(repo: SkillsRepo, facts: UpdateFacts, branch: str) -> None:
                 f"it names {', '.join(strangers)}, which the library does not follow from "
                 "that source"
             )
+        else:
+            problem = _source_problem(store, facts, followed)
     if problem is None:
         tree = commits.commit_tree_of(store, commits.commit_id(facts.commits[-1].id))
         entries = store.tree_entries(tree)

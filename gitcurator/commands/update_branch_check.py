@@ -1,0 +1,84 @@
+"""What `merge update/<id>` checks of the skills an update branch names, beyond the paths it
+changes (`audit.update_check`): a branch pushed by someone else must not redirect a skill's
+source, record a source commit no fetch brought, make files executable that neither side had
+so, or rewrite skills-lock.json entries of skills it does not name."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from gitcurator.commands.upstream_lock import read_lock
+from gitcurator.store import commits, graph, source_fetch
+from gitcurator.store.commits import CommitId, TreeId
+from gitcurator.store.refs import local_refs
+from gitcurator.store.repository import Store
+from gitcurator.upstream.folder_merge import EXECUTABLE
+from gitcurator.upstream.provenance import Provenance
+from gitcurator.upstream.source_spec import SIDE_PREFIX, side_ref
+
+
+def named_source_problem(
+    store: Store,
+    name: str,
+    named: Provenance,
+    followed: Provenance,
+    fetched: dict[bytes, set[CommitId]],
+) -> str | None:
+    """Why the branch's `Skill-Source:` of `name` is not the source it is followed from, or
+    names a commit that no fetch of that source brought (None: it is); `fetched` keeps each
+    source's fetched history, read once."""
+    if named.ref != followed.ref or (followed.path and named.path != followed.path):
+        return (
+            f"its Skill-Source of {name} says path={named.path} ref={named.ref or 'HEAD'}, but "
+            f"{name} is followed from path={followed.path or '?'} ref={followed.ref or 'HEAD'}"
+        )
+    prefix = side_ref(named.url, named.ref)
+    if prefix not in fetched:
+        # The tip fetched last and the bases kept for skills recorded at older commits.
+        kept = [
+            sha for ref, sha in local_refs(store, SIDE_PREFIX).items() if ref.startswith(prefix)
+        ]
+        fetched[prefix] = graph.ancestors(store, kept)
+    if not source_fetch.has_commit(store, named.commit) or (
+        commits.commit_id(named.commit) not in fetched[prefix]
+    ):
+        return (
+            f"its Skill-Source of {name} names commit {named.commit[:12]}, which no fetch of "
+            f"{named.url} brought (run `gitcurator update` again for a branch of its own)"
+        )
+    return None
+
+
+def made_executable(
+    store: Store,
+    base: TreeId,
+    tip: TreeId,
+    folders: Mapping[str, tuple[str, Provenance]],
+) -> list[str]:
+    """Files of the named skill folders (`folder -> (name, source)`) executable at the branch's
+    tip that are executable neither in the library where the branch starts nor in the source's
+    commit the branch names: a mode the branch itself made up."""
+    ours = store.tree_entries(base)
+    cache = source_fetch.TreeCache()
+    found = []
+    for path, (_, mode) in store.tree_entries(tip).items():
+        if mode != EXECUTABLE or ours.get(path, (b"", 0))[1] == EXECUTABLE:
+            continue
+        folder = next((f for f in folders if path.startswith(f + "/")), None)
+        if folder is None:
+            continue
+        source = folders[folder][1]
+        root = cache.commit_tree(store, source.commit)
+        theirs = source_fetch.folder_entries(store, root, source.path) if root else None
+        if (theirs or {}).get(path[len(folder) + 1 :], (b"", 0))[1] != EXECUTABLE:
+            found.append(path)
+    return sorted(found)
+
+
+def lock_entries_changed(store: Store, base: TreeId, tip: TreeId, named: set[str]) -> list[str]:
+    """The skills-lock.json entries, of skills the branch does not name, that it adds, drops
+    or changes (a lock that cannot be read is refused by its own message)."""
+    before, after = read_lock(store, base), read_lock(store, tip)
+    old = dict(before.skills) if before else {}
+    new = dict(after.skills) if after else {}
+    return sorted(n for n in old.keys() | new.keys() if n not in named and old.get(n) != new.get(n))
