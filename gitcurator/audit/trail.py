@@ -5,8 +5,8 @@ Every commit gitcurator writes says what it did in trailers: a pass's commits ca
 rollback `Curator-Rollback:` with `Curator-Reverts:` per undone commit, `restore`
 `Curator-Restored:`, a manual `archive` `Curator-Manual: archive`, `purge` `Curator-Purged:`,
 an import `Curator-Import:`, `add` from upstream `Skill-Source:` per skill, `update` (and
-the merge of its review branch) `Update-Run:` beside them. This module groups such commits into entries: one per pass, one
-per other act.
+the merge of its review branch) `Update-Run:` beside them. This module groups such commits
+into entries: one per pass, one per other act.
 """
 
 from __future__ import annotations
