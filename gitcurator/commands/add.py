@@ -28,6 +28,7 @@ from gitcurator.commands.upstream_sources import (
 from gitcurator.errors import CuratorError, UsageError
 from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.output import Result
+from gitcurator.progress import NO_PROGRESS, Progress, counted, step
 from gitcurator.render import name_list, plural
 from gitcurator.skills.identity import is_skill_name, not_a_name_reason
 from gitcurator.store import source_fetch, trees
@@ -46,8 +47,10 @@ def add(
     path: str = "",
     ref: str | None = None,
     as_name: str | None = None,
+    progress: Progress = NO_PROGRESS,
 ) -> Result:
-    """List the skills of SOURCE, or copy the named ones into the library as one commit."""
+    """List the skills of SOURCE, or copy the named ones into the library as one commit;
+    `progress` hears the fetch, the copy of each skill and the writing."""
     if as_name is not None and len(names) != 1:
         raise UsageError("--as renames one skill: give exactly one NAME with it")
     url = source_url(source)
@@ -56,7 +59,8 @@ def add(
         store = repo.store
         fresh = not source_fetch.is_fetched(store, url, ref)
         try:
-            tip = source_fetch.fetch_source(store, url, ref, shown)
+            with step(f"fetching {shown}", progress):
+                tip = source_fetch.fetch_source(store, url, ref, shown)
         except CuratorError as exc:
             if is_shorthand(source) and Path(source).exists():
                 raise CuratorError(
@@ -70,7 +74,7 @@ def add(
                 if fresh:
                     source_fetch.forget_source(store, url, ref)
                 return _listing(shown, source, tip.commit.decode(), offered)
-            return _add(repo, source, url, shown, tip, offered, names, ref, as_name)
+            return _add(repo, source, url, shown, tip, offered, names, ref, as_name, progress)
         except CuratorError:
             # Nothing was added: what was fetched for it is not kept reachable either.
             if fresh:
@@ -88,6 +92,7 @@ def _add(
     names: Sequence[str],
     ref: str | None,
     as_name: str | None,
+    progress: Progress,
 ) -> Result:
     store = repo.store
     chosen = _choose(offered, names, shown)
@@ -96,7 +101,7 @@ def _add(
     prefix = library_prefix(repo)
     edits: list[tuple[str, Entry | None]] = []
     added: dict[str, Provenance] = {}
-    for name, offer in chosen.items():
+    for name, offer in counted(list(chosen.items()), "copying skills", progress):
         target = as_name or name
         if not is_skill_name(target):
             raise UsageError(f"--as {target!r} {not_a_name_reason(target)}")
@@ -119,7 +124,8 @@ def _add(
     new_tree = relock_folders(repo, new_tree, folders)
     validate_folders(repo, new_tree, folders, f"in the skills from {shown}; nothing was changed")
     message = _message(shown, tip.commit.decode(), added)
-    moved = commit_move(repo, library, new_tree, message, "add skills", folders)
+    with step("writing the commit", progress):
+        moved = commit_move(repo, library, new_tree, message, "add skills", folders)
     source_fetch.keep_commit(store, url, ref, tip.commit)
     notes = record_sources(repo, added, f"origin hub: {', '.join(sorted(added))}", adding=True)
     lines = [
