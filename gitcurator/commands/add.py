@@ -99,6 +99,7 @@ def _add(
     library = tip_of(repo)
     taken = library_skills(library.skills)
     prefix = library_prefix(repo)
+    occupied = _occupied(store.tree_entries(library.tree))
     edits: list[tuple[str, Entry | None]] = []
     added: dict[str, Provenance] = {}
     for name, offer in counted(list(chosen.items()), "copying skills", progress):
@@ -110,6 +111,13 @@ def _add(
                 f"the library already has a skill named {target} ({taken[target].folder}); "
                 f"nothing was changed. Add it under another name: `gitcurator add {source} "
                 f"{name} --as NEW-NAME`"
+            )
+        in_the_way = _in_the_way(occupied, prefix + target)
+        if in_the_way:
+            raise CuratorError(
+                f"the library already has {in_the_way}, which is no skill; nothing was changed "
+                f"(a copy is never mixed into other files). Move it, or add the skill under "
+                f"another name: `gitcurator add {source} {name} --as NEW-NAME`"
             )
         entries = skill_entries(store, tip.tree, offer.folder) or {}
         refuse_unsafe(store, shown, offer.folder, entries)
@@ -185,6 +193,30 @@ def _choose(offered: list[Offered], names: Sequence[str], shown: str) -> dict[st
             f"{shown} has more than one skill named {twice[0]} ({where}); pick one with --path"
         )
     return {n: by_name[n][0] for n in dict.fromkeys(names)}
+
+
+def _occupied(entries: dict[str, Entry]) -> dict[str, str]:
+    """Every path of the library's tree, file or folder, -> what it is (for messages)."""
+    found = {}
+    for path in entries:
+        found[path] = f"a file {path}"
+        parts = path.split("/")
+        for k in range(1, len(parts)):
+            folder = "/".join(parts[:k])
+            found.setdefault(folder, f"a folder {folder}/")
+    return found
+
+
+def _in_the_way(occupied: dict[str, str], folder: str) -> str | None:
+    """What already stands at `folder`, or as a file where one of its parents must be."""
+    if folder in occupied:
+        return occupied[folder]
+    parts = folder.split("/")
+    for k in range(1, len(parts)):
+        hit = occupied.get("/".join(parts[:k]), "")
+        if hit.startswith("a file"):
+            return hit
+    return None
 
 
 def _skill_md(entries: dict[str, Entry]) -> str:

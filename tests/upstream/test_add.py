@@ -257,3 +257,21 @@ def test_an_annotated_tag_as_ref(tmp_path: Path) -> None:
     assert f"@{tagged} path=skills/pdf ref=v1" in git("log", "-1", "--format=%B", cwd=lib).stdout
     gone = run_cli("add", str(source), "xlsx", "--ref", "v9", "-C", str(lib))
     assert gone.code == 1 and "no branch, tag or commit v9" in gone.err
+
+
+def test_a_folder_or_file_of_that_name_that_is_no_skill_is_never_mixed_into(
+    tmp_path: Path,
+) -> None:
+    source, lib = make_source(tmp_path), make_library(tmp_path)
+    (lib / "xlsx").mkdir()
+    (lib / "xlsx/data.txt").write_text("mine\n")
+    (lib / "pdf").write_text("a file, not a folder\n")
+    git("add", "-A", cwd=lib)
+    git("commit", "--quiet", "-m", "data", cwd=lib)
+    before = head(lib)
+    folder = run_cli("add", str(source), "xlsx", "-C", str(lib))
+    assert folder.code == 1 and "a folder xlsx/" in folder.err and "--as" in folder.err, folder
+    file = run_cli("add", str(source), "pdf", "-C", str(lib))
+    assert file.code == 1 and "a file pdf" in file.err, file
+    assert head(lib) == before and sorted(os.listdir(lib / "xlsx")) == ["data.txt"]
+    assert run_cli("add", str(source), "xlsx", "--as", "sheets", "-C", str(lib)).code == 0
