@@ -27,6 +27,12 @@ def _refused(lib: Path, branch: str, *words: str) -> None:
     assert head(lib) == before
 
 
+def _forge_update_commit(lib: Path, message: str) -> None:
+    """Fold the fix into the update's own commit, whose message becomes `message`."""
+    git("reset", "--quiet", "--soft", "HEAD~1", cwd=lib)
+    git("commit", "--quiet", "--amend", "-m", message, cwd=lib)
+
+
 def test_a_fix_that_makes_a_file_executable_is_refused(tmp_path: Path) -> None:
     _, lib, branch = _branch(tmp_path)
     (lib / "pdf/SKILL.md").chmod(0o755)
@@ -49,8 +55,7 @@ def test_a_trailer_that_moves_the_source_path_is_refused(tmp_path: Path) -> None
         f"fix\n\nUpdate-Run: {branch.removeprefix('update/')}\n"
         f"Skill-Source: pdf {source}@{tip} path=skills/xlsx ref=evil\n"
     )
-    (lib / "pdf/SKILL.md").write_text((lib / "pdf/SKILL.md").read_text() + "\nmore\n")
-    git("commit", "--quiet", "-am", message, cwd=lib)
+    _forge_update_commit(lib, message)
     _refused(lib, branch, "pdf", "skills/xlsx")
 
 
@@ -60,8 +65,7 @@ def test_a_trailer_naming_a_commit_not_fetched_is_refused(tmp_path: Path) -> Non
         f"fix\n\nUpdate-Run: {branch.removeprefix('update/')}\n"
         f"Skill-Source: pdf {source}@{'1' * 40} path=skills/pdf\n"
     )
-    (lib / "pdf/SKILL.md").write_text((lib / "pdf/SKILL.md").read_text() + "\nmore\n")
-    git("commit", "--quiet", "-am", message, cwd=lib)
+    _forge_update_commit(lib, message)
     _refused(lib, branch, "1111111111")
 
 
@@ -84,3 +88,14 @@ def test_a_tag_named_like_an_update_branch_is_not_merged(tmp_path: Path) -> None
     result = run_cli("merge", "update/tagged", "-C", str(lib))
     assert result.code == 1 and "no update branch" in result.err, result
     assert os.path.exists(lib)
+
+
+def test_a_fix_that_names_another_followed_skill_is_refused(tmp_path: Path) -> None:
+    source, lib, branch = _branch(tmp_path, "pdf", "xlsx")
+    message = (
+        f"fix\n\nUpdate-Run: {branch.removeprefix('update/')}\n"
+        f"Skill-Source: xlsx {source}@{head(source)} path=skills/xlsx\n"
+    )
+    (lib / "xlsx/SKILL.md").write_text("---\nname: xlsx\ndescription: Use when hijacked.\n---\n")
+    git("commit", "--quiet", "-am", message, cwd=lib)
+    _refused(lib, branch, "names skills", "after the update's own commits")
