@@ -120,7 +120,8 @@ def _add(
                 f"another name: `gitcurator add {source} {name} --as NEW-NAME`"
             )
         entries = skill_entries(store, tip.tree, offer.folder) or {}
-        refuse_unsafe(store, shown, offer.folder, entries)
+        own = trees.subtree_id(store, tip.tree, offer.folder) if offer.folder else tip.tree
+        refuse_unsafe(store, shown, offer.folder, entries, own)
         folder = prefix + target
         for rel, entry in sorted(entries.items()):
             if target != name and rel == posixpath.basename(_skill_md(entries)):

@@ -61,7 +61,8 @@ def _versions(store: Store, f: Followed) -> SkillVersions:
     the same tree id at both source commits needs no merge)."""
     changed = bool(f.changed_upstream) or (f.base is None and f.theirs is not None)
     if changed and f.theirs is not None:
-        refuse_unsafe(store, f.shown, f.source.path, folder_entries(store, f.theirs, True))
+        entries = folder_entries(store, f.theirs, True)
+        refuse_unsafe(store, f.shown, f.source.path, entries, f.theirs.tree)
     return SkillVersions(
         f.name,
         f.folder,

@@ -9,7 +9,15 @@ from pathlib import Path
 
 import pytest
 from support.repos import git, run_cli
-from support.upstream import commit_all, fsck, git_daemon, head, make_library, make_source
+from support.upstream import (
+    commit_all,
+    forged_source,
+    fsck,
+    git_daemon,
+    head,
+    make_library,
+    make_source,
+)
 
 
 def test_without_names_lists_the_offered_skills_and_adds_nothing(tmp_path: Path) -> None:
@@ -275,3 +283,14 @@ def test_a_folder_or_file_of_that_name_that_is_no_skill_is_never_mixed_into(
     assert file.code == 1 and "a file pdf" in file.err, file
     assert head(lib) == before and sorted(os.listdir(lib / "xlsx")) == ["data.txt"]
     assert run_cli("add", str(source), "xlsx", "--as", "sheets", "-C", str(lib)).code == 0
+
+
+def test_a_forged_tree_entry_holding_a_slash_is_refused(tmp_path: Path) -> None:
+    lib = make_library(tmp_path)
+    source = forged_source(tmp_path / "forged.git", "evil", {b"a/b": (0o100644, b"x")})
+    before = head(lib)
+    result = run_cli("add", str(source), "evil", "-C", str(lib))
+    assert result.code == 1 and "'a/b'" in result.err and "fullPathname" in result.err, result
+    assert head(lib) == before and not (lib / "evil").exists()
+    # Nothing keeps the forged commit reachable (its objects stay until `git gc --prune`).
+    assert git("for-each-ref", "refs/gitcurator/sources/", cwd=lib).stdout == ""
