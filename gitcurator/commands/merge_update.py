@@ -76,6 +76,12 @@ def merge_update(start: Path, run: str) -> Result:
             raise CuratorError(f"branch {target} has no commits; there is nothing to merge into")
         if update_tip is None:
             raise CuratorError(f"there is no update branch {branch} (`git branch` lists them)")
+        if not source_fetch.has_commit(store, update_tip.decode()):
+            raise CuratorError(
+                f"{branch} points at {update_tip.decode()[:12]}, which is not a commit (a tree, "
+                f"a blob or a tag written into the branch by hand); nothing was changed. Drop it: "
+                f"`git update-ref -d refs/heads/{branch}`"
+            )
         merged = graph.ancestors(store, [tip])
         if update_tip in merged:
             raise CuratorError(f"{branch} is already merged into {target}")
@@ -149,8 +155,16 @@ def _facts(
     related = bool(own) and any(p in merged for p in own[0].parents)
     changes = []
     for c in own:
-        parent = commits.commit_tree_of(store, c.parents[0]) if c.parents else None
-        paths = frozenset(diff_trees(store, parent, c.tree).files)
+        paths: frozenset[str] = frozenset()
+        if related:  # else refused for that alone: an unrelated history is not diffed
+            parent = commits.commit_tree_of(store, c.parents[0]) if c.parents else None
+            try:
+                paths = frozenset(diff_trees(store, parent, c.tree).files)
+            except KeyError as exc:
+                raise CuratorError(
+                    f"cannot check {branch}: its commit {c.id.decode()[:12]} names an object "
+                    f"this repository lacks ({exc}); nothing was changed"
+                ) from None
         changes.append(UpdateCommit(c.id.decode(), c.message, len(c.parents), paths))
     live = {
         n: loc.folder for n, loc in library_skills(tip_of(repo).skills).items() if not loc.archived

@@ -99,3 +99,13 @@ def test_a_fix_that_names_another_followed_skill_is_refused(tmp_path: Path) -> N
     (lib / "xlsx/SKILL.md").write_text("---\nname: xlsx\ndescription: Use when hijacked.\n---\n")
     git("commit", "--quiet", "-am", message, cwd=lib)
     _refused(lib, branch, "names skills", "after the update's own commits")
+
+
+def test_an_orphan_or_a_branch_that_is_no_commit_is_refused_not_a_crash(tmp_path: Path) -> None:
+    _, lib, _ = _branch(tmp_path)
+    git("switch", "--quiet", "--orphan", "update/orphan", cwd=lib)
+    git("commit", "--quiet", "--allow-empty", "-m", "x\n\nUpdate-Run: orphan\n", cwd=lib)
+    _refused(lib, "update/orphan", "does not start from main's history")
+    tree = git("rev-parse", "HEAD^{tree}", cwd=lib).stdout.strip()
+    (lib / ".git/refs/heads/update/tree").write_text(tree + "\n")  # git itself refuses this
+    _refused(lib, "update/tree", "update/tree points at", "not a commit")
