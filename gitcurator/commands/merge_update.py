@@ -28,6 +28,7 @@ from gitcurator.commands.update_branch_check import (
     lock_entries_changed,
     made_executable,
     named_source_problem,
+    skills_dropped,
 )
 from gitcurator.commands.upstream_lock import lock_sources, relock_folders
 from gitcurator.commands.upstream_sources import (
@@ -185,6 +186,9 @@ def _source_problem(
     base = commits.commit_tree_of(store, first.parents[0])
     tip = commits.commit_tree_of(store, commits.commit_id(facts.commits[-1].id))
     folders = {facts.skill_folders[n]: (n, p) for n, p in named.items()}
+    dropped = skills_dropped(store, tip, folders)
+    if dropped:
+        return f"it removes {', '.join(dropped)} (no SKILL.md is left), which an update never does"
     executable = made_executable(store, base, tip, folders)
     if executable:
         return (

@@ -75,6 +75,19 @@ def made_executable(
     return sorted(found)
 
 
+def skills_dropped(
+    store: Store, tip: TreeId, folders: Mapping[str, tuple[str, Provenance]]
+) -> list[str]:
+    """The named skills whose folder holds no SKILL.md at the branch's tip: an update never
+    removes a skill (one removed upstream is kept), so a branch that does is no update."""
+    files = store.tree_entries(tip)
+    return sorted(
+        name
+        for folder, (name, _) in folders.items()
+        if f"{folder}/SKILL.md" not in files and f"{folder}/skill.md" not in files
+    )
+
+
 def lock_entries_changed(store: Store, base: TreeId, tip: TreeId, named: set[str]) -> list[str]:
     """The skills-lock.json entries, of skills the branch does not name, that it adds, drops
     or changes (a lock that cannot be read is refused by its own message)."""

@@ -109,3 +109,11 @@ def test_an_orphan_or_a_branch_that_is_no_commit_is_refused_not_a_crash(tmp_path
     tree = git("rev-parse", "HEAD^{tree}", cwd=lib).stdout.strip()
     (lib / ".git/refs/heads/update/tree").write_text(tree + "\n")  # git itself refuses this
     _refused(lib, "update/tree", "update/tree points at", "not a commit")
+
+
+def test_a_fix_that_removes_the_merged_skill_is_refused(tmp_path: Path) -> None:
+    _, lib, branch = _branch(tmp_path)
+    git("rm", "--quiet", "-r", "pdf", cwd=lib)
+    git("commit", "--quiet", "-m", "drop", cwd=lib)
+    _refused(lib, branch, "removes pdf", "never does")
+    assert (lib / "pdf/SKILL.md").is_file()
