@@ -29,6 +29,7 @@ from gitcurator.commands.update_branch_check import (
     made_executable,
     named_source_problem,
     skills_dropped,
+    unsafe_in_folders,
 )
 from gitcurator.commands.upstream_lock import lock_sources, relock_folders
 from gitcurator.commands.upstream_sources import (
@@ -189,6 +190,9 @@ def _source_problem(
     dropped = skills_dropped(store, tip, folders)
     if dropped:
         return f"it removes {', '.join(dropped)} (no SKILL.md is left), which an update never does"
+    unsafe = unsafe_in_folders(store, tip, folders)
+    if unsafe:
+        return "it holds what no update may bring in: " + "; ".join(unsafe[:5])
     executable = made_executable(store, base, tip, folders)
     if executable:
         return (

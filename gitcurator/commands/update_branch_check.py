@@ -10,11 +10,15 @@ from collections.abc import Mapping
 from gitcurator.commands.upstream_lock import read_lock
 from gitcurator.store import commits, graph, source_fetch
 from gitcurator.store.commits import CommitId, TreeId
+from gitcurator.store.diff import Entry
 from gitcurator.store.refs import local_refs
 from gitcurator.store.repository import Store
-from gitcurator.upstream.folder_merge import EXECUTABLE
+from gitcurator.upstream.folder_merge import EXECUTABLE, SYMLINK, FileEntry
+from gitcurator.upstream.intake import intake_problems
 from gitcurator.upstream.provenance import Provenance
 from gitcurator.upstream.source_spec import SIDE_PREFIX, side_ref
+
+GITLINK = 0o160000
 
 
 def named_source_problem(
@@ -86,6 +90,29 @@ def skills_dropped(
         for folder, (name, _) in folders.items()
         if f"{folder}/SKILL.md" not in files and f"{folder}/skill.md" not in files
     )
+
+
+def unsafe_in_folders(
+    store: Store, tip: TreeId, folders: Mapping[str, tuple[str, Provenance]]
+) -> list[str]:
+    """What the named folders hold at the branch's tip that no upstream folder may bring in
+    (`upstream.intake`: a submodule, a link leaving the skill, a path git refuses, a file
+    too big), one line each."""
+    by_folder: dict[str, dict[str, Entry]] = {f: {} for f in folders}
+    for path, entry in store.tree_entries(tip).items():
+        folder = next((f for f in folders if path.startswith(f + "/")), None)
+        if folder is not None:
+            by_folder[folder][path[len(folder) + 1 :]] = entry
+    problems = []
+    for folder, entries in sorted(by_folder.items()):
+        files, sizes = {}, {}
+        for rel, (sha, mode) in entries.items():
+            linked = mode == SYMLINK
+            files[rel] = FileEntry(store.read_blob(sha) if linked else b"", mode)
+            if mode != GITLINK:
+                sizes[rel] = source_fetch.blob_size(store, sha)
+        problems += intake_problems(folder, files, sizes)
+    return problems
 
 
 def lock_entries_changed(store: Store, base: TreeId, tip: TreeId, named: set[str]) -> list[str]:

@@ -117,3 +117,15 @@ def test_a_fix_that_removes_the_merged_skill_is_refused(tmp_path: Path) -> None:
     git("commit", "--quiet", "-m", "drop", cwd=lib)
     _refused(lib, branch, "removes pdf", "never does")
     assert (lib / "pdf/SKILL.md").is_file()
+
+
+def test_a_fix_that_adds_a_link_into_another_skill_or_a_submodule_is_refused(
+    tmp_path: Path,
+) -> None:
+    _, lib, branch = _branch(tmp_path)
+    (lib / "pdf/other").symlink_to("../notes")
+    sha = head(lib)
+    git("update-index", "--add", "--cacheinfo", f"160000,{sha},pdf/vendor", cwd=lib)
+    git("add", "pdf/other", cwd=lib)
+    git("commit", "--quiet", "-m", "links", cwd=lib)
+    _refused(lib, branch, "pdf/other", "pdf/vendor: a submodule")
