@@ -190,7 +190,7 @@ def _source_problem(
     dropped = skills_dropped(store, tip, folders)
     if dropped:
         return f"it removes {', '.join(dropped)} (no SKILL.md is left), which an update never does"
-    unsafe = unsafe_in_folders(store, tip, folders)
+    unsafe = unsafe_in_folders(store, base, tip, folders)
     if unsafe:
         return "it holds what no update may bring in: " + "; ".join(unsafe[:5])
     executable = made_executable(store, base, tip, folders)

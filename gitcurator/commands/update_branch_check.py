@@ -93,13 +93,18 @@ def skills_dropped(
 
 
 def unsafe_in_folders(
-    store: Store, tip: TreeId, folders: Mapping[str, tuple[str, Provenance]]
+    store: Store, base: TreeId, tip: TreeId, folders: Mapping[str, tuple[str, Provenance]]
 ) -> list[str]:
-    """What the named folders hold at the branch's tip that no upstream folder may bring in
-    (`upstream.intake`: a submodule, a link leaving the skill, a path git refuses, a file
-    too big), one line each."""
+    """What the named folders hold at the branch's tip, and did not where it starts, that no
+    upstream folder may bring in (`upstream.intake`: a submodule, a link leaving the skill, a
+    path git refuses, a file too big), one line each. A library's own link stays its own."""
+    before = _intake_lines(store, base, folders)
+    return [line for line in _intake_lines(store, tip, folders) if line not in before]
+
+
+def _intake_lines(store: Store, tree: TreeId, folders: Mapping[str, object]) -> list[str]:
     by_folder: dict[str, dict[str, Entry]] = {f: {} for f in folders}
-    for path, entry in store.tree_entries(tip).items():
+    for path, entry in store.tree_entries(tree).items():
         folder = next((f for f in folders if path.startswith(f + "/")), None)
         if folder is not None:
             by_folder[folder][path[len(folder) + 1 :]] = entry

@@ -129,3 +129,15 @@ def test_a_fix_that_adds_a_link_into_another_skill_or_a_submodule_is_refused(
     git("add", "pdf/other", cwd=lib)
     git("commit", "--quiet", "-m", "links", cwd=lib)
     _refused(lib, branch, "pdf/other", "pdf/vendor: a submodule")
+
+
+def test_a_link_out_the_library_already_had_does_not_block_the_merge(tmp_path: Path) -> None:
+    source, lib = make_source(tmp_path), make_library(tmp_path)
+    assert run_cli("add", str(source), "pdf", "-C", str(lib)).code == 0
+    (lib / "pdf/notes-link").symlink_to("../notes")
+    git("add", "pdf/notes-link", cwd=lib)
+    git("commit", "--quiet", "-m", "my own link", cwd=lib)
+    branch = conflict_fixed_upstream_way(source, lib)
+    git("switch", "--quiet", "main", cwd=lib)
+    result = run_cli("merge", branch, "-C", str(lib))
+    assert result.code == 0, result
