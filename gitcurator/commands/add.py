@@ -29,7 +29,7 @@ from gitcurator.errors import CuratorError, UsageError
 from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.output import Result
 from gitcurator.progress import NO_PROGRESS, Progress, counted, step
-from gitcurator.render import name_list, plural
+from gitcurator.render import name_list, one_line, plural
 from gitcurator.skills.identity import is_skill_name, not_a_name_reason
 from gitcurator.store import source_fetch, trees
 from gitcurator.store.diff import Entry
@@ -158,8 +158,13 @@ def _listing(shown: str, source: str, commit: str, offered: list[Offered]) -> Re
     if not offered:
         text = f"{shown} ({commit[:7]}) offers no skills (no folder holds a SKILL.md)"
     else:
-        width = min(max(len(o.name) for o in offered), 40)
-        rows = [f"{o.name:<{width}}  {o.description[:100]}".rstrip() for o in offered]
+        # A folder name may hold a newline or a tab: one row per skill all the same.
+        names = [one_line(o.name) for o in offered]
+        width = min(max(len(n) for n in names), 40)
+        rows = [
+            f"{n:<{width}}  {one_line(o.description[:100])}".rstrip()
+            for n, o in zip(names, offered, strict=True)
+        ]
         text = "\n".join(
             [
                 f"{shown} ({commit[:7]}) offers {plural(len(offered), 'skill')}:",

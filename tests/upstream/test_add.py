@@ -294,3 +294,16 @@ def test_a_forged_tree_entry_holding_a_slash_is_refused(tmp_path: Path) -> None:
     assert head(lib) == before and not (lib / "evil").exists()
     # Nothing keeps the forged commit reachable (its objects stay until `git gc --prune`).
     assert git("for-each-ref", "refs/gitcurator/sources/", cwd=lib).stdout == ""
+
+
+def test_the_listing_is_one_line_per_skill_whatever_its_folder_is_called(tmp_path: Path) -> None:
+    source, lib = make_source(tmp_path), make_library(tmp_path)
+    (source / "skills/odd\nname").mkdir()
+    (source / "skills/odd\nname/SKILL.md").write_text(
+        "---\nname: odd\ndescription: Use when\tx.\n---\n"
+    )
+    commit_all(source, "odd")
+    result = run_cli("add", str(source), "-C", str(lib))
+    lines = result.out.splitlines()
+    assert result.code == 0 and len(lines) == 5, lines
+    assert any(line.startswith("odd\\x0aname  Use when x.") for line in lines), lines
