@@ -115,8 +115,9 @@ def _add(
         in_the_way = _in_the_way(occupied, prefix + target)
         if in_the_way:
             raise CuratorError(
-                f"the library already has {in_the_way}, which is no skill; nothing was changed "
-                f"(a copy is never mixed into other files). Move it, or add the skill under "
+                f"the library already has {in_the_way} where {prefix + target} would go; nothing "
+                "was changed (a copy is never mixed into other files, and macOS and Windows "
+                "hold names that differ only in case as one). Move it, or add the skill under "
                 f"another name: `gitcurator add {source} {name} --as NEW-NAME`"
             )
         entries = skill_entries(store, tip.tree, offer.folder) or {}
@@ -202,24 +203,25 @@ def _choose(offered: list[Offered], names: Sequence[str], shown: str) -> dict[st
 
 
 def _occupied(entries: dict[str, Entry]) -> dict[str, str]:
-    """Every path of the library's tree, file or folder, -> what it is (for messages)."""
+    """Every path of the library's tree, file or folder, case folded (macOS and Windows hold
+    `PDF` and `pdf` as one) -> what it is (for messages)."""
     found = {}
     for path in entries:
-        found[path] = f"a file {path}"
+        found[path.casefold()] = f"a file {path}"
         parts = path.split("/")
         for k in range(1, len(parts)):
             folder = "/".join(parts[:k])
-            found.setdefault(folder, f"a folder {folder}/")
+            found.setdefault(folder.casefold(), f"a folder {folder}/")
     return found
 
 
 def _in_the_way(occupied: dict[str, str], folder: str) -> str | None:
     """What already stands at `folder`, or as a file where one of its parents must be."""
-    if folder in occupied:
-        return occupied[folder]
+    if folder.casefold() in occupied:
+        return occupied[folder.casefold()]
     parts = folder.split("/")
     for k in range(1, len(parts)):
-        hit = occupied.get("/".join(parts[:k]), "")
+        hit = occupied.get("/".join(parts[:k]).casefold(), "")
         if hit.startswith("a file"):
             return hit
     return None

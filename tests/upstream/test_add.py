@@ -307,3 +307,9 @@ def test_the_listing_is_one_line_per_skill_whatever_its_folder_is_called(tmp_pat
     lines = result.out.splitlines()
     assert result.code == 0 and len(lines) == 5, lines
     assert any(line.startswith("odd\\x0aname  Use when x.") for line in lines), lines
+
+
+def test_a_name_that_differs_from_a_skill_here_only_in_case_is_refused(tmp_path: Path) -> None:
+    source, lib = make_source(tmp_path, ("PDF",)), make_library(tmp_path)
+    result = run_cli("add", str(source), "PDF", "--as", "Notes", "-C", str(lib))
+    assert result.code == 1 and "a folder notes/" in result.err and "case" in result.err, result
