@@ -4,8 +4,9 @@ Every commit gitcurator writes says what it did in trailers: a pass's commits ca
 `Curator-Run:` (the report commit also `Curator-Report:`), a merge `Curator-Merge:`, a
 rollback `Curator-Rollback:` with `Curator-Reverts:` per undone commit, `restore`
 `Curator-Restored:`, a manual `archive` `Curator-Manual: archive`, `purge` `Curator-Purged:`,
-an import `Curator-Import:`. This module groups such commits into entries: one per pass, one
-per other act.
+an import `Curator-Import:`, `add` from upstream `Skill-Source:` per skill, `update` (and
+the merge of its review branch) `Update-Run:` beside them. This module groups such commits
+into entries: one per pass, one per other act.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from gitcurator.audit.trailers import (
     REVERTS,
     ROLLBACK,
     RUN,
+    SKILL_SOURCE,
+    UPDATE_RUN,
     trailers,
 )
 
@@ -139,7 +142,7 @@ def passes(commits: Iterable[LoggedCommit]) -> list[Pass]:
 class Entry:
     """One line of the audit trail."""
 
-    kind: str  # pass, merge, rollback, restore, archive, purge, import
+    kind: str  # pass, merge, rollback, restore, archive, purge, import, add, update
     time: str
     commits: tuple[str, ...]  # newest first
     subject: str
@@ -211,4 +214,10 @@ def _single(c: LoggedCommit) -> Entry | None:
         return Entry("restore", *made, skills=tuple(c.values(RESTORED)))
     if c.values(IMPORT):
         return Entry("import", *made)
+    sources = c.values(SKILL_SOURCE)
+    if sources:
+        # The value starts with the skill's name (`NAME URL@COMMIT path=...`).
+        names = tuple(v.split(" ", 1)[0] for v in sources)
+        update = c.first(UPDATE_RUN)
+        return Entry("update" if update else "add", *made, run_id=update, skills=names)
     return None

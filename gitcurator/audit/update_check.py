@@ -87,7 +87,17 @@ def update_problem(facts: UpdateFacts) -> str | None:
     if strangers:
         return f"it names {', '.join(strangers)}, which {facts.target} holds no live skill of"
     folders = allowed_folders(facts)
+    ours = True  # still among the update's own commits, which come first
     for c in own:
+        values = trailers.trailers(c.message)
+        named = bool(values.get(trailers.UPDATE_RUN) or values.get(trailers.SKILL_SOURCE))
+        if named and not ours:
+            # A fix that names skills would bring in a skill the update never merged.
+            return (
+                f"commit {c.id[:12]} names skills (`Update-Run:`, `Skill-Source:`) after the "
+                "update's own commits; a fix only edits the files"
+            )
+        ours = ours and named
         if c.parents != 1:
             return f"commit {c.id[:12]} is a merge (fix the files in plain commits)"
         outside = sorted(p for p in c.paths if p != LOCK_FILE and not _within(p, folders))

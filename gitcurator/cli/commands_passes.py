@@ -104,6 +104,11 @@ def merge(start: Path, run_id: str | None, as_json: bool) -> int:
     fast-forward when the default branch has not moved since the pass, else one merge commit.
     Refuses, changing nothing, on uncommitted changes or when a person changed a skill the
     pass changes; then run a fresh pass. Records when the skills were archived.
+
+    RUN may be an update's review branch update/ID (`gitcurator update` left a conflict there):
+    taken once its markers are fixed, refused when it changes anything but the skills it merged.
+
+    Example: gitcurator merge update/20260101-120000
     """
     from gitcurator.commands.merge import merge as run
 

@@ -64,10 +64,11 @@ def status(start: Path, now: str | None, as_json: bool) -> int:
 @json_option
 @repo_option
 def log(start: Path, as_json: bool) -> int:
-    """The audit trail of passes, merges, rollbacks and restores.
+    """The audit trail: passes, merges, rollbacks, adds, updates.
 
-    Read from commit trailers only, so a fresh clone shows the same trail; passes on curator
-    branches not merged yet show as pending review.
+    Restores, archives, purges and imports too; skills taken from upstream by `add` and
+    `update`. Read from commit trailers only, so a fresh clone shows the same trail; passes on
+    curator branches not merged yet show as pending review.
     """
     from gitcurator.commands.log import log as run
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from gitcurator.cli.options import cli, json_option, repo_option
+from gitcurator.cli.progress import terminal_progress
 from gitcurator.output import emit
 
 
@@ -48,7 +49,9 @@ def add(
     """
     from gitcurator.commands.add import add as run
 
-    return emit(run(start, source, names, subdir, ref, as_name), as_json=as_json)
+    with terminal_progress(as_json) as progress:
+        result = run(start, source, names, subdir, ref, as_name, progress)
+    return emit(result, as_json=as_json)
 
 
 @cli.command()
@@ -86,4 +89,6 @@ def update(start: Path, names: tuple[str, ...], dry_run: bool, as_json: bool) ->
     """
     from gitcurator.commands.update import update as run
 
-    return emit(run(start, names, dry_run=dry_run), as_json=as_json)
+    with terminal_progress(as_json) as progress:
+        result = run(start, names, dry_run=dry_run, progress=progress)
+    return emit(result, as_json=as_json)

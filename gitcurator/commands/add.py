@@ -28,7 +28,8 @@ from gitcurator.commands.upstream_sources import (
 from gitcurator.errors import CuratorError, UsageError
 from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.output import Result
-from gitcurator.render import name_list, plural
+from gitcurator.progress import NO_PROGRESS, Progress, counted, step
+from gitcurator.render import name_list, one_line, plural
 from gitcurator.skills.identity import is_skill_name, not_a_name_reason
 from gitcurator.store import source_fetch, trees
 from gitcurator.store.diff import Entry
@@ -46,8 +47,10 @@ def add(
     path: str = "",
     ref: str | None = None,
     as_name: str | None = None,
+    progress: Progress = NO_PROGRESS,
 ) -> Result:
-    """List the skills of SOURCE, or copy the named ones into the library as one commit."""
+    """List the skills of SOURCE, or copy the named ones into the library as one commit;
+    `progress` hears the fetch, the copy of each skill and the writing."""
     if as_name is not None and len(names) != 1:
         raise UsageError("--as renames one skill: give exactly one NAME with it")
     url = source_url(source)
@@ -56,7 +59,8 @@ def add(
         store = repo.store
         fresh = not source_fetch.is_fetched(store, url, ref)
         try:
-            tip = source_fetch.fetch_source(store, url, ref, shown)
+            with step(f"fetching {shown}", progress):
+                tip = source_fetch.fetch_source(store, url, ref, shown)
         except CuratorError as exc:
             if is_shorthand(source) and Path(source).exists():
                 raise CuratorError(
@@ -70,7 +74,7 @@ def add(
                 if fresh:
                     source_fetch.forget_source(store, url, ref)
                 return _listing(shown, source, tip.commit.decode(), offered)
-            return _add(repo, source, url, shown, tip, offered, names, ref, as_name)
+            return _add(repo, source, url, shown, tip, offered, names, ref, as_name, progress)
         except CuratorError:
             # Nothing was added: what was fetched for it is not kept reachable either.
             if fresh:
@@ -88,15 +92,17 @@ def _add(
     names: Sequence[str],
     ref: str | None,
     as_name: str | None,
+    progress: Progress,
 ) -> Result:
     store = repo.store
     chosen = _choose(offered, names, shown)
     library = tip_of(repo)
     taken = library_skills(library.skills)
     prefix = library_prefix(repo)
+    occupied = _occupied(store.tree_entries(library.tree))
     edits: list[tuple[str, Entry | None]] = []
     added: dict[str, Provenance] = {}
-    for name, offer in chosen.items():
+    for name, offer in counted(list(chosen.items()), "copying skills", progress):
         target = as_name or name
         if not is_skill_name(target):
             raise UsageError(f"--as {target!r} {not_a_name_reason(target)}")
@@ -106,8 +112,17 @@ def _add(
                 f"nothing was changed. Add it under another name: `gitcurator add {source} "
                 f"{name} --as NEW-NAME`"
             )
+        in_the_way = _in_the_way(occupied, prefix + target)
+        if in_the_way:
+            raise CuratorError(
+                f"the library already has {in_the_way} where {prefix + target} would go; nothing "
+                "was changed (a copy is never mixed into other files, and macOS and Windows "
+                "hold names that differ only in case as one). Move it, or add the skill under "
+                f"another name: `gitcurator add {source} {name} --as NEW-NAME`"
+            )
         entries = skill_entries(store, tip.tree, offer.folder) or {}
-        refuse_unsafe(store, shown, offer.folder, entries)
+        own = trees.subtree_id(store, tip.tree, offer.folder) if offer.folder else tip.tree
+        refuse_unsafe(store, shown, offer.folder, entries, own)
         folder = prefix + target
         for rel, entry in sorted(entries.items()):
             if target != name and rel == posixpath.basename(_skill_md(entries)):
@@ -119,7 +134,8 @@ def _add(
     new_tree = relock_folders(repo, new_tree, folders)
     validate_folders(repo, new_tree, folders, f"in the skills from {shown}; nothing was changed")
     message = _message(shown, tip.commit.decode(), added)
-    moved = commit_move(repo, library, new_tree, message, "add skills", folders)
+    with step("writing the commit", progress):
+        moved = commit_move(repo, library, new_tree, message, "add skills", folders)
     source_fetch.keep_commit(store, url, ref, tip.commit)
     notes = record_sources(repo, added, f"origin hub: {', '.join(sorted(added))}", adding=True)
     lines = [
@@ -143,8 +159,13 @@ def _listing(shown: str, source: str, commit: str, offered: list[Offered]) -> Re
     if not offered:
         text = f"{shown} ({commit[:7]}) offers no skills (no folder holds a SKILL.md)"
     else:
-        width = min(max(len(o.name) for o in offered), 40)
-        rows = [f"{o.name:<{width}}  {o.description[:100]}".rstrip() for o in offered]
+        # A folder name may hold a newline or a tab: one row per skill all the same.
+        names = [one_line(o.name) for o in offered]
+        width = min(max(len(n) for n in names), 40)
+        rows = [
+            f"{n:<{width}}  {one_line(o.description[:100])}".rstrip()
+            for n, o in zip(names, offered, strict=True)
+        ]
         text = "\n".join(
             [
                 f"{shown} ({commit[:7]}) offers {plural(len(offered), 'skill')}:",
@@ -179,6 +200,31 @@ def _choose(offered: list[Offered], names: Sequence[str], shown: str) -> dict[st
             f"{shown} has more than one skill named {twice[0]} ({where}); pick one with --path"
         )
     return {n: by_name[n][0] for n in dict.fromkeys(names)}
+
+
+def _occupied(entries: dict[str, Entry]) -> dict[str, str]:
+    """Every path of the library's tree, file or folder, case folded (macOS and Windows hold
+    `PDF` and `pdf` as one) -> what it is (for messages)."""
+    found = {}
+    for path in entries:
+        found[path.casefold()] = f"a file {path}"
+        parts = path.split("/")
+        for k in range(1, len(parts)):
+            folder = "/".join(parts[:k])
+            found.setdefault(folder.casefold(), f"a folder {folder}/")
+    return found
+
+
+def _in_the_way(occupied: dict[str, str], folder: str) -> str | None:
+    """What already stands at `folder`, or as a file where one of its parents must be."""
+    if folder.casefold() in occupied:
+        return occupied[folder.casefold()]
+    parts = folder.split("/")
+    for k in range(1, len(parts)):
+        hit = occupied.get("/".join(parts[:k]).casefold(), "")
+        if hit.startswith("a file"):
+            return hit
+    return None
 
 
 def _skill_md(entries: dict[str, Entry]) -> str:

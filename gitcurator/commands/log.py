@@ -42,6 +42,8 @@ def _what(e: Entry) -> str:
         "restore": "restored",
         "archive": "archived",
         "purge": "purged",
+        "add": "added",
+        "update": "updated",
     }.get(e.kind)
     if verb and names:
         return f"{verb} {names}"

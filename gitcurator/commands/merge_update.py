@@ -24,6 +24,13 @@ from gitcurator.audit.update_check import (
     update_sources,
 )
 from gitcurator.commands.moves import tip_of
+from gitcurator.commands.update_branch_check import (
+    lock_entries_changed,
+    made_executable,
+    named_source_problem,
+    skills_dropped,
+    unsafe_in_folders,
+)
 from gitcurator.commands.upstream_lock import lock_sources, relock_folders
 from gitcurator.commands.upstream_sources import (
     hub_sources,
@@ -39,8 +46,9 @@ from gitcurator.store import branches, commits, graph, source_fetch
 from gitcurator.store.branch_merge import merge_branch_tree
 from gitcurator.store.commits import CommitId
 from gitcurator.store.diff import diff_trees
+from gitcurator.store.repository import Store
 from gitcurator.telemetry.names import refresh_names_cache
-from gitcurator.upstream.provenance import source_trailer
+from gitcurator.upstream.provenance import Provenance, source_trailer
 
 
 def is_update_branch(start: Path, run: str | None) -> bool:
@@ -70,6 +78,12 @@ def merge_update(start: Path, run: str) -> Result:
             raise CuratorError(f"branch {target} has no commits; there is nothing to merge into")
         if update_tip is None:
             raise CuratorError(f"there is no update branch {branch} (`git branch` lists them)")
+        if not source_fetch.has_commit(store, update_tip.decode()):
+            raise CuratorError(
+                f"{branch} points at {update_tip.decode()[:12]}, which is not a commit (a tree, "
+                f"a blob or a tag written into the branch by hand); nothing was changed. Drop it: "
+                f"`git update-ref -d refs/heads/{branch}`"
+            )
         merged = graph.ancestors(store, [tip])
         if update_tip in merged:
             raise CuratorError(f"{branch} is already merged into {target}")
@@ -143,13 +157,54 @@ def _facts(
     related = bool(own) and any(p in merged for p in own[0].parents)
     changes = []
     for c in own:
-        parent = commits.commit_tree_of(store, c.parents[0]) if c.parents else None
-        paths = frozenset(diff_trees(store, parent, c.tree).files)
+        paths: frozenset[str] = frozenset()
+        if related:  # else refused for that alone: an unrelated history is not diffed
+            parent = commits.commit_tree_of(store, c.parents[0]) if c.parents else None
+            try:
+                paths = frozenset(diff_trees(store, parent, c.tree).files)
+            except KeyError as exc:
+                raise CuratorError(
+                    f"cannot check {branch}: its commit {c.id.decode()[:12]} names an object "
+                    f"this repository lacks ({exc}); nothing was changed"
+                ) from None
         changes.append(UpdateCommit(c.id.decode(), c.message, len(c.parents), paths))
     live = {
         n: loc.folder for n, loc in library_skills(tip_of(repo).skills).items() if not loc.archived
     }
     return UpdateFacts(branch, run_id, target, related, changes, live)
+
+
+def _source_problem(
+    store: Store, facts: UpdateFacts, followed: dict[str, Provenance]
+) -> str | None:
+    named = update_sources(facts)
+    fetched: dict[bytes, set[CommitId]] = {}
+    for name, prov in sorted(named.items()):
+        problem = named_source_problem(store, name, prov, followed[name], fetched)
+        if problem is not None:
+            return problem
+    first = commits.load_commit(store, commits.commit_id(facts.commits[0].id))
+    base = commits.commit_tree_of(store, first.parents[0])
+    tip = commits.commit_tree_of(store, commits.commit_id(facts.commits[-1].id))
+    folders = {facts.skill_folders[n]: (n, p) for n, p in named.items()}
+    dropped = skills_dropped(store, tip, folders)
+    if dropped:
+        return f"it removes {', '.join(dropped)} (no SKILL.md is left), which an update never does"
+    unsafe = unsafe_in_folders(store, base, tip, folders)
+    if unsafe:
+        return "it holds what no update may bring in: " + "; ".join(unsafe[:5])
+    executable = made_executable(store, base, tip, folders)
+    if executable:
+        return (
+            f"it makes {', '.join(executable[:5])} executable, which neither {facts.target} "
+            "nor the source has"
+        )
+    others = lock_entries_changed(store, base, tip, set(named))
+    if others:
+        return (
+            f"it changes {LOCK_FILE}'s entries of {', '.join(others[:5])}, skills it does not name"
+        )
+    return None
 
 
 def _refuse(repo: SkillsRepo, facts: UpdateFacts, branch: str) -> None:
@@ -168,6 +223,8 @@ def _refuse(repo: SkillsRepo, facts: UpdateFacts, branch: str) -> None:
                 f"it names {', '.join(strangers)}, which the library does not follow from "
                 "that source"
             )
+        else:
+            problem = _source_problem(store, facts, followed)
     if problem is None:
         tree = commits.commit_tree_of(store, commits.commit_id(facts.commits[-1].id))
         entries = store.tree_entries(tree)

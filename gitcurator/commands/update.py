@@ -19,6 +19,8 @@ from gitcurator.commands.upstream_state import Folder, Followed, folder_entries,
 from gitcurator.errors import EXIT_FAILURE, EXIT_OK
 from gitcurator.library import open_repo
 from gitcurator.output import Result
+from gitcurator.progress import NO_PROGRESS, Progress, counted
+from gitcurator.progress import step as progress_step
 from gitcurator.render import name_list, plural
 from gitcurator.store import source_fetch
 from gitcurator.store.repository import Store
@@ -37,16 +39,20 @@ from gitcurator.upstream.update_plan import (
 )
 
 
-def update(start: Path, names: Sequence[str], dry_run: bool = False) -> Result:
-    """Merge the source's new version into each followed skill (or those named)."""
+def update(
+    start: Path, names: Sequence[str], dry_run: bool = False, progress: Progress = NO_PROGRESS
+) -> Result:
+    """Merge the source's new version into each followed skill (or those named); `progress`
+    hears the fetch, the merge of each skill and the writing."""
     with open_repo(start) as repo:
         store = repo.store
-        library, followed = load_followed(repo, names)
-        plan = plan_update([_versions(store, f) for f in followed])
+        library, followed = load_followed(repo, names, progress)
+        plan = plan_update([_versions(store, f) for f in counted(followed, "merging", progress)])
         applied = None
         if not dry_run and plan.taken:
             run_id = utc_now().strftime("%Y%m%d-%H%M%S")
-            applied = apply_update(repo, library, plan, run_id, lock_updater(repo))
+            with progress_step("writing the update", progress):
+                applied = apply_update(repo, library, plan, run_id, lock_updater(repo))
     return _report(plan, applied, dry_run)
 
 
@@ -55,7 +61,8 @@ def _versions(store: Store, f: Followed) -> SkillVersions:
     the same tree id at both source commits needs no merge)."""
     changed = bool(f.changed_upstream) or (f.base is None and f.theirs is not None)
     if changed and f.theirs is not None:
-        refuse_unsafe(store, f.shown, f.source.path, folder_entries(store, f.theirs, True))
+        entries = folder_entries(store, f.theirs, True)
+        refuse_unsafe(store, f.shown, f.source.path, entries, f.theirs.tree)
     return SkillVersions(
         f.name,
         f.folder,

@@ -80,9 +80,19 @@ def skill_entries(store: Store, tree: bytes, folder: str) -> dict[str, Entry] | 
     return source_fetch.folder_entries(store, tree, folder)  # type: ignore[arg-type]
 
 
-def refuse_unsafe(store: Store, shown: str, folder: str, entries: Mapping[str, Entry]) -> None:
+def refuse_unsafe(
+    store: Store, shown: str, folder: str, entries: Mapping[str, Entry], tree: bytes | None
+) -> None:
     """Refuse (nothing changed) an upstream folder holding a submodule, a path git refuses,
-    a symlink leaving it or a file over the size limit."""
+    a symlink leaving it or a file over the size limit; `tree` is the folder's own tree, whose
+    entry names are checked as stored (a name holding '/' reads as a path once joined)."""
+    malformed = source_fetch.malformed_names(store, tree) if tree is not None else []
+    if malformed:
+        raise CuratorError(
+            f"refusing {folder} of {shown}: its tree holds entries git refuses to check out "
+            f"(fsck: fullPathname), named {', '.join(repr(n) for n in malformed[:5])}; nothing "
+            "was changed"
+        )
     files: dict[str, FileEntry] = {}
     sizes: dict[str, int] = {}
     for path, (sha, mode) in entries.items():

@@ -17,6 +17,7 @@ from gitcurator.commands.upstream_lock import lock_sources, resolve_lock_source
 from gitcurator.commands.upstream_sources import hub_sources, library_skills
 from gitcurator.errors import CuratorError
 from gitcurator.library import SkillsRepo
+from gitcurator.progress import NO_PROGRESS, Progress, counted
 from gitcurator.store import ObjectID, source_fetch
 from gitcurator.store.diff import Entry
 from gitcurator.store.objects import LINK_MODE
@@ -73,9 +74,12 @@ class Followed:
         return self.error is None and self.tip is not None and self.theirs is None
 
 
-def load_followed(repo: SkillsRepo, names: Collection[str] = ()) -> tuple[Tip, list[Followed]]:
+def load_followed(
+    repo: SkillsRepo, names: Collection[str] = (), progress: Progress = NO_PROGRESS
+) -> tuple[Tip, list[Followed]]:
     """The default branch and every followed skill (or those `names`); each source fetched
-    once. Folders are compared by tree id; their files are read only by `folder_entries`."""
+    once (`progress` hears of each skill). Folders are compared by tree id; their files are
+    read only by `folder_entries`."""
     store = repo.store
     library = tip_of(repo)
     skills = library_skills(library.skills)
@@ -92,7 +96,7 @@ def load_followed(repo: SkillsRepo, names: Collection[str] = ()) -> tuple[Tip, l
     tips: dict[tuple[str, str | None], source_fetch.SourceTip | str] = {}
     parsed = source_fetch.TreeCache()
     found = []
-    for name in chosen:
+    for name in counted(chosen, "fetching sources", progress):
         prov = sources.get(name) or locked[name]
         key = (prov.url, prov.ref)
         shown = shown_source(prov.url)

@@ -128,9 +128,9 @@ class Store:
 
     def default_branch(self) -> str:
         """The branch curator passes start from and merge into: the checked-out one, unless
-        HEAD is detached or on a curator/* branch, then `main` (or `master`)."""
+        HEAD is detached or on a review branch (curator/*, update/*), then `main` (or `master`)."""
         current = self.head_branch()
-        if current and not current.startswith("curator/"):
+        if current and not current.startswith(("curator/", "update/")):
             return current
         for name in ("main", "master"):
             if Ref(f"refs/heads/{name}".encode()) in self.repo.refs:

@@ -159,6 +159,25 @@ def folder_entries(store: Store, tree: ObjectID, folder: str) -> dict[str, Entry
     }
 
 
+def malformed_names(store: Store, tree: bytes) -> list[str]:
+    """The entries under `tree` whose stored names are empty or hold '/' or NUL, which a
+    well-formed tree never has (a forged one may: joined, "a/b" reads as a folder and a file)."""
+    found: list[str] = []
+    todo: list[tuple[str, bytes]] = [("", tree)]
+    while todo:
+        prefix, current = todo.pop()
+        obj = store.repo[ObjectID(current)]
+        if not isinstance(obj, Tree):
+            continue
+        for item in obj.iteritems():
+            name = item.path.decode("utf-8", "surrogateescape")
+            if not item.path or b"/" in item.path or b"\0" in item.path:
+                found.append(prefix + name)
+            elif item.mode == 0o040000:
+                todo.append((prefix + name + "/", item.sha))
+    return sorted(found)
+
+
 def blob_size(store: Store, sha: ObjectID) -> int:
     """The size of a stored blob, in bytes."""
     _, data = store.repo.object_store.get_raw(sha)
@@ -203,6 +222,7 @@ __all__ = [
     "has_commit",
     "is_fetched",
     "keep_commit",
+    "malformed_names",
     "prune_bases",
     "store_blob",
 ]

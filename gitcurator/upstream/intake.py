@@ -23,7 +23,7 @@ def intake_problems(
     """Why the upstream `folder` cannot be copied as it is, one line per entry (paths relative
     to it; a symlink's `content` is its target, other contents are not looked at); empty when
     it can."""
-    problems = []
+    problems = _case_collisions(folder, entries)
     for path, entry in sorted(entries.items()):
         reason = unsafe_reason(path, entry, entries)
         if reason is not None:
@@ -34,6 +34,26 @@ def intake_problems(
                 "file may be (keep data out of skills)"
             )
     return problems
+
+
+def _case_collisions(folder: str, entries: Mapping[str, FileEntry]) -> list[str]:
+    """Paths one case-blind file system (macOS, Windows) holds as one: a checkout there would
+    write one file over the other."""
+    by_key: dict[str, list[str]] = {}
+    for path in entries:
+        parts = path.split("/")
+        for k in range(1, len(parts) + 1):
+            prefix = "/".join(parts[:k])
+            seen = by_key.setdefault(prefix.casefold(), [])
+            if prefix not in seen:
+                seen.append(prefix)
+    return [
+        " and ".join(f"{folder}/{n}" for n in sorted(names))
+        + ": one path on a case-blind file system (macOS, Windows), where one would overwrite "
+        "the other"
+        for _, names in sorted(by_key.items())
+        if len(names) > 1
+    ]
 
 
 def _mb(n: int) -> str:

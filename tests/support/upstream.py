@@ -12,6 +12,7 @@ __all__ = [
     "commit_all",
     "conflict_fixed_upstream_way",
     "edit_line",
+    "forged_source",
     "fsck",
     "git_daemon",
     "head",
@@ -101,3 +102,32 @@ def conflict_fixed_upstream_way(source: Path, lib: Path) -> str:
     (lib / "pdf/SKILL.md").write_text((source / "skills/pdf/SKILL.md").read_text())
     git("commit", "--quiet", "-am", "take theirs", cwd=lib)
     return branch
+
+
+def forged_source(path: Path, name: str, entries: dict[bytes, tuple[int, bytes]]) -> Path:
+    """A bare source, written object by object (git itself would refuse to make it), whose one
+    commit holds the skill `name` with a valid SKILL.md plus `entries` (raw name -> mode, data)."""
+    from dulwich.objects import Blob, Commit, Tree
+    from dulwich.repo import Repo
+
+    with Repo.init_bare(str(path), mkdir=True) as repo:
+        store = repo.object_store
+        skill, root = Tree(), Tree()
+        for raw, (mode, data) in {
+            b"SKILL.md": (0o100644, skill_text(name, ["x"]).encode()),
+            **entries,
+        }.items():
+            blob = Blob.from_string(data)
+            store.add_object(blob)
+            skill.add(raw, mode, blob.id)
+        store.add_object(skill)
+        root.add(name.encode(), 0o040000, skill.id)
+        store.add_object(root)
+        commit = Commit()
+        commit.tree, commit.message = root.id, b"forged\n"
+        commit.author = commit.committer = b"x <x@example.com>"
+        commit.author_time = commit.commit_time = commit.author_timezone = 0
+        commit.commit_timezone = 0
+        store.add_object(commit)
+        repo.refs[b"refs/heads/main"] = commit.id
+    return path

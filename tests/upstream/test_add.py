@@ -9,7 +9,15 @@ from pathlib import Path
 
 import pytest
 from support.repos import git, run_cli
-from support.upstream import commit_all, fsck, git_daemon, head, make_library, make_source
+from support.upstream import (
+    commit_all,
+    forged_source,
+    fsck,
+    git_daemon,
+    head,
+    make_library,
+    make_source,
+)
 
 
 def test_without_names_lists_the_offered_skills_and_adds_nothing(tmp_path: Path) -> None:
@@ -257,3 +265,51 @@ def test_an_annotated_tag_as_ref(tmp_path: Path) -> None:
     assert f"@{tagged} path=skills/pdf ref=v1" in git("log", "-1", "--format=%B", cwd=lib).stdout
     gone = run_cli("add", str(source), "xlsx", "--ref", "v9", "-C", str(lib))
     assert gone.code == 1 and "no branch, tag or commit v9" in gone.err
+
+
+def test_a_folder_or_file_of_that_name_that_is_no_skill_is_never_mixed_into(
+    tmp_path: Path,
+) -> None:
+    source, lib = make_source(tmp_path), make_library(tmp_path)
+    (lib / "xlsx").mkdir()
+    (lib / "xlsx/data.txt").write_text("mine\n")
+    (lib / "pdf").write_text("a file, not a folder\n")
+    git("add", "-A", cwd=lib)
+    git("commit", "--quiet", "-m", "data", cwd=lib)
+    before = head(lib)
+    folder = run_cli("add", str(source), "xlsx", "-C", str(lib))
+    assert folder.code == 1 and "a folder xlsx/" in folder.err and "--as" in folder.err, folder
+    file = run_cli("add", str(source), "pdf", "-C", str(lib))
+    assert file.code == 1 and "a file pdf" in file.err, file
+    assert head(lib) == before and sorted(os.listdir(lib / "xlsx")) == ["data.txt"]
+    assert run_cli("add", str(source), "xlsx", "--as", "sheets", "-C", str(lib)).code == 0
+
+
+def test_a_forged_tree_entry_holding_a_slash_is_refused(tmp_path: Path) -> None:
+    lib = make_library(tmp_path)
+    source = forged_source(tmp_path / "forged.git", "evil", {b"a/b": (0o100644, b"x")})
+    before = head(lib)
+    result = run_cli("add", str(source), "evil", "-C", str(lib))
+    assert result.code == 1 and "'a/b'" in result.err and "fullPathname" in result.err, result
+    assert head(lib) == before and not (lib / "evil").exists()
+    # Nothing keeps the forged commit reachable (its objects stay until `git gc --prune`).
+    assert git("for-each-ref", "refs/gitcurator/sources/", cwd=lib).stdout == ""
+
+
+def test_the_listing_is_one_line_per_skill_whatever_its_folder_is_called(tmp_path: Path) -> None:
+    source, lib = make_source(tmp_path), make_library(tmp_path)
+    (source / "skills/odd\nname").mkdir()
+    (source / "skills/odd\nname/SKILL.md").write_text(
+        "---\nname: odd\ndescription: Use when\tx.\n---\n"
+    )
+    commit_all(source, "odd")
+    result = run_cli("add", str(source), "-C", str(lib))
+    lines = result.out.splitlines()
+    assert result.code == 0 and len(lines) == 5, lines
+    assert any(line.startswith("odd\\x0aname  Use when x.") for line in lines), lines
+
+
+def test_a_name_that_differs_from_a_skill_here_only_in_case_is_refused(tmp_path: Path) -> None:
+    source, lib = make_source(tmp_path, ("PDF",)), make_library(tmp_path)
+    result = run_cli("add", str(source), "PDF", "--as", "Notes", "-C", str(lib))
+    assert result.code == 1 and "a folder notes/" in result.err and "case" in result.err, result

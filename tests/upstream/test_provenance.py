@@ -123,3 +123,20 @@ def test_marker_paths() -> None:
         "d.md": b"<<<<<<< ours\r\nx\r\n>>>>>>> theirs\r\n",
     }
     assert marker_paths(files) == ["a.md", "d.md"]
+
+
+def test_paths_that_differ_only_in_case_are_refused() -> None:
+    from gitcurator.upstream.folder_merge import FileEntry
+    from gitcurator.upstream.intake import intake_problems
+
+    files = {
+        p: FileEntry(b"", 0o100644) for p in ("SKILL.md", "README.md", "readme.md", "a/x", "A/y")
+    }
+    problems = intake_problems("pdf", files, {})
+    assert problems == [
+        "pdf/A and pdf/a: one path on a case-blind file system (macOS, Windows), where one would "
+        "overwrite the other",
+        "pdf/README.md and pdf/readme.md: one path on a case-blind file system (macOS, Windows), "
+        "where one would overwrite the other",
+    ]
+    assert intake_problems("pdf", {"SKILL.md": FileEntry(b"", 0o100644)}, {}) == []

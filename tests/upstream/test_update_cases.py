@@ -6,7 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from support.repos import git, run_cli
-from support.upstream import commit_all, edit_line, head, make_library, make_source
+from support.upstream import (
+    commit_all,
+    conflict_fixed_upstream_way,
+    edit_line,
+    head,
+    make_library,
+    make_source,
+)
 
 
 def test_a_skill_added_under_another_name_follows_its_source(tmp_path: Path) -> None:
@@ -106,3 +113,15 @@ def test_a_hostile_update_is_refused(tmp_path: Path) -> None:
     result = run_cli("update", "-C", str(lib))
     assert result.code == 1 and "passwd" in result.err and "nothing was changed" in result.err
     assert head(lib) == before and not (lib / "pdf/passwd").exists()
+
+
+def test_on_the_review_branch_the_default_branch_is_still_main(tmp_path: Path) -> None:
+    source, lib = make_source(tmp_path), make_library(tmp_path)
+    assert run_cli("add", str(source), "pdf", "-C", str(lib)).code == 0
+    branch = conflict_fixed_upstream_way(source, lib)  # the person is on the review branch
+    assert run_cli("add", str(source), "xlsx", "-C", str(lib)).code == 0
+    assert git("ls-tree", "--name-only", "main", cwd=lib).stdout.split().count("xlsx") == 1
+    assert "xlsx" not in git("ls-tree", "--name-only", branch, cwd=lib).stdout.split()
+    merged = run_cli("merge", branch, "-C", str(lib))
+    assert merged.code == 0, merged
+    assert "Step 4, upstream's way." in git("show", "main:pdf/SKILL.md", cwd=lib).stdout
