@@ -22,7 +22,7 @@ from gitcurator.curation.catalogue_cache import head_catalogue
 from gitcurator.errors import JSON_READ_ERRORS, CuratorError
 from gitcurator.health.model import PassRecord, build_page
 from gitcurator.health.page import TEMPLATE, render_page
-from gitcurator.health.usage_weeks import UseDelta, use_delta, weekly_heat
+from gitcurator.health.usage_weeks import UseDelta, is_count, use_delta, weekly_heat
 from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.lifecycle.inventory import SkillRow
 from gitcurator.lifecycle.report import run_paths
@@ -189,8 +189,9 @@ def _read_deltas(doc: object) -> dict[str, list[UseDelta]]:
     for commit, items in doc.items() if isinstance(doc, dict) else ():
         try:
             found[commit] = [
-                UseDelta(str(s), str(at), int(n), {str(k): int(v) for k, v in src.items()})
+                UseDelta(str(s), str(at), n, {str(k): v for k, v in src.items() if is_count(v)})
                 for s, at, n, src in items
+                if is_count(n)
             ]
         except (TypeError, ValueError, AttributeError):
             continue
