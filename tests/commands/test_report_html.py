@@ -4,6 +4,7 @@ the table's pages, sorting, dark mode, a screenshot), on the demo and on 10,000 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -289,3 +290,15 @@ def test_a_corrupt_note_in_the_history_is_skipped(repo: Path, note: str) -> None
     assert done.code == 0, done
     cells = _heat_cells(Path(done.out.strip()).read_text())
     assert {name for name, _ in cells} == {"pdf-extract", "docker-build"}  # the good flush
+
+
+def test_a_long_library_name_does_not_widen_a_phone_page(chromium: Any, tmp_path: Path) -> None:
+    # The folder's name is the page's heading: 200 letters without a break once made the
+    # whole page scroll sideways on a phone (3,500 px wide at 390).
+    path = tmp_path / "long.html"
+    page_data = dataclasses.replace(page_of(many_rows(5)), library="L" * 200)
+    path.write_text(html_of(page_data), encoding="utf-8")
+    page, visit = open_page(chromium, path, width=390, height=844)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert visit.errors == []
+    page.context.close()
