@@ -95,7 +95,8 @@ def report_html(start: Path, *, output: Path | None, now: str | None) -> Result:
 
 def _target(repo: SkillsRepo, output: Path | None) -> Path:
     """Where the page goes: the state folder by default, else `output`, refused if it is a
-    symlink, a folder or in a folder that does not exist (a typo must not scatter files)."""
+    symlink, a folder, a pipe or device, a read-only file or in a folder that does not exist
+    (a typo must not scatter files)."""
     if output is None:
         return state_folder(Path(repo.store.repo.commondir())) / REPORT_HTML
     path = Path(os.path.abspath(output))
@@ -106,6 +107,18 @@ def _target(repo: SkillsRepo, output: Path | None) -> Path:
         )
     if path.is_dir():
         raise CuratorError(f"{path} is a folder; give a file name, e.g. -o {path / REPORT_HTML}")
+    if path.exists() and not path.is_file():
+        # The page is written beside and renamed over: a pipe or a device (-o /dev/null as
+        # root) would be replaced by a plain file, not written into.
+        raise CuratorError(
+            f"{path} is not a regular file (a pipe or a device); report --html writes a file "
+            "and renames it into place: give a file name, e.g. -o report.html"
+        )
+    if path.is_file() and not path.stat().st_mode & 0o222:
+        raise CuratorError(
+            f"{path} is read-only; report --html keeps it: make it writable "
+            f"(`chmod u+w {path}`) or give another -o FILE"
+        )
     if not path.parent.is_dir():
         raise CuratorError(
             f"folder {path.parent} does not exist; create it or give another -o FILE"

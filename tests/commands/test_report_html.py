@@ -302,3 +302,22 @@ def test_a_long_library_name_does_not_widen_a_phone_page(chromium: Any, tmp_path
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert visit.errors == []
     page.context.close()
+
+
+def test_output_onto_a_pipe_or_a_read_only_file_is_refused_and_both_are_kept(
+    demo: Path, tmp_path: Path
+) -> None:
+    # The page is renamed into place: a FIFO (or -o /dev/null as root, which this test does
+    # not dare) was replaced by a plain file, and a read-only file silently overwritten.
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    done = run_cli("report", "--html", "-o", str(fifo), "-C", str(demo))
+    assert done.code == 1 and "not a regular file" in done.err, done
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    kept = tmp_path / "kept.html"
+    kept.write_text("mine")
+    kept.chmod(0o444)
+    done = run_cli("report", "--html", "-o", str(kept), "-C", str(demo))
+    assert done.code == 1 and "read-only" in done.err and "chmod u+w" in done.err, done
+    assert kept.read_text() == "mine"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["demo", "kept.html", "pipe"]
