@@ -156,9 +156,11 @@ def write_atomic(path: Path, text: str) -> None:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
+        if isinstance(exc, OSError):  # the disk filled while writing: say so, not exit 3
+            raise unusable(path, exc) from None
         raise
 
 

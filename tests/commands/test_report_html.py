@@ -5,6 +5,7 @@ the table's pages, sorting, dark mode, a screenshot), on the demo and on 10,000 
 from __future__ import annotations
 
 import dataclasses
+import errno
 import json
 import os
 import re
@@ -321,3 +322,22 @@ def test_output_onto_a_pipe_or_a_read_only_file_is_refused_and_both_are_kept(
     assert done.code == 1 and "read-only" in done.err and "chmod u+w" in done.err, done
     assert kept.read_text() == "mine"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["demo", "kept.html", "pipe"]
+
+
+def test_a_full_disk_while_writing_the_page_is_a_clear_error(
+    demo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Writing the page (not opening it) failing with ENOSPC was exit 3 with a crash log.
+    target = tmp_path / "page.html"
+    real_replace = os.replace
+
+    def full(src: Any, dst: Any) -> None:
+        if Path(dst) == target:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", full)
+    done = run_cli("report", "--html", "-o", str(target), "-C", str(demo))
+    assert done.code == 1, done
+    assert f"{target} cannot be written (No space left on device)" in done.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["demo"]  # no temporary left
