@@ -21,9 +21,12 @@ class TerminalRun:
     terminal: str  # everything written to the terminal (stderr)
 
 
-def run_on_a_terminal(*args: str, cwd: Path | None = None, timeout: float = 120) -> TerminalRun:
+def run_on_a_terminal(
+    *args: str, cwd: Path | None = None, timeout: float = 120, env: Mapping[str, str] | None = None
+) -> TerminalRun:
     """`gitcurator ARGS` with stdout piped and stderr on a pty, the pty read as it fills
-    (a full pty would block the process)."""
+    (a full pty would block the process), on a terminal that can draw a bar (CI's TERM may be
+    dumb or unset) unless `env` says otherwise."""
     leader, follower = pty.openpty()
     seen: list[bytes] = []
 
@@ -43,6 +46,7 @@ def run_on_a_terminal(*args: str, cwd: Path | None = None, timeout: float = 120)
         with subprocess.Popen(
             [sys.executable, "-m", "gitcurator", *args],
             cwd=cwd,
+            env={**os.environ, "TERM": "xterm-256color", **(env or {})},
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=follower,
