@@ -103,3 +103,25 @@ def test_a_dumb_terminal_gets_no_bar(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("sys.stderr", FakeTerminal())
     with terminal_progress() as progress:
         assert progress is NO_PROGRESS
+
+
+def test_ctrl_c_just_as_a_bar_is_drawn_still_erases_it_and_shows_the_cursor(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Seen on a pty: SIGINT landing right after click drew a bar (and hid the cursor), before
+    # the bar was kept, left the bar on screen and the user's cursor hidden.
+    from click._termui_impl import ProgressBar
+
+    drawn = ProgressBar.render_progress
+
+    def draw_then_interrupt(self: ProgressBar[int]) -> None:
+        drawn(self)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ProgressBar, "render_progress", draw_then_interrupt)
+    screen = FakeTerminal()
+    monkeypatch.setattr("sys.stderr", screen)
+    with pytest.raises(KeyboardInterrupt), terminal_progress() as progress:
+        progress("validating skills", 0, 3000)
+    shown = screen.getvalue()
+    assert "validating skills" in shown and shown.endswith("\r\x1b[K\x1b[?25h")

@@ -69,7 +69,10 @@ class TerminalBars:
                 show_eta=eta,
                 width=width,
             )
-            self._bar, self._label, self._done = bar.__enter__(), label, 0
+            # Kept before it is entered, which draws it and hides the cursor: a Ctrl-C landing
+            # just after must still find the bar to erase and the cursor to show again.
+            self._bar, self._label, self._done = bar, label, 0
+            bar.__enter__()
         self._bar.update(done - self._done)
         self._done = done
         if done >= total:
@@ -78,8 +81,8 @@ class TerminalBars:
     def close(self) -> None:
         """Erase the bar shown, if any."""
         if self._bar is not None:
-            self._bar = self._label = None
             click.echo(_ERASE, file=sys.stderr, nl=False)
+            self._bar = self._label = None
 
 
 @contextlib.contextmanager

@@ -66,9 +66,11 @@ def run_on_terminal(
     env: Mapping[str, str | None] | None = None,
     timeout: float = 120,
     interrupt_after: float | None = None,
+    interrupt_on: bytes | None = None,
 ) -> tuple[int, str]:
     """`gitcurator ARGS` on a pty with `env` changed (None removes a variable): its exit code
-    and everything the terminal showed; sent SIGINT (Ctrl-C) after `interrupt_after` seconds."""
+    and everything the terminal showed; sent SIGINT (Ctrl-C) after `interrupt_after` seconds,
+    or as soon as the terminal shows `interrupt_on`."""
     # A terminal that takes colour unless a test says otherwise (CI may set no TERM).
     environ = {**os.environ, "TERM": "xterm-256color"}
     for key, value in (env or {}).items():
@@ -98,6 +100,9 @@ def run_on_terminal(
             if not chunk:
                 break
             seen += chunk
+            if interrupt_on is not None and interrupt_on in seen:
+                proc.send_signal(signal.SIGINT)
+                interrupt_on = None
         code = proc.wait(timeout=timeout)
     os.close(leader)
     return code, seen.decode("utf-8", "replace").replace("\r\n", "\n")
