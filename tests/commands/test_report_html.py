@@ -341,3 +341,35 @@ def test_a_full_disk_while_writing_the_page_is_a_clear_error(
     assert done.code == 1, done
     assert f"{target} cannot be written (No space left on device)" in done.err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["demo"]  # no temporary left
+
+
+def test_served_over_http_the_page_asks_the_server_for_nothing_else(
+    demo: Path, chromium: Any
+) -> None:
+    # Playwright does not report the browser's own favicon fetch; a loopback server sees it:
+    # without an icon of its own, Chromium asked for /favicon.ico twice.
+    import functools
+    import http.server
+    import threading
+
+    path = Path(run_cli("report", "--html", "-C", str(demo), "--now", NOW).out.strip())
+    asked: list[str] = []
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            asked.append(self.path)
+
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Handler, directory=str(path.parent))
+    )
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        context = chromium.new_context()
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{server.server_port}/{path.name}", wait_until="load")
+        page.wait_for_timeout(1000)  # the favicon is asked for after the load
+        context.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert asked == [f"/{path.name}"]
