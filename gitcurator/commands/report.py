@@ -146,7 +146,8 @@ def _use_deltas(store: Store, rows: list[SkillRow], now: datetime) -> list[UseDe
     """What each notes commit of the heat map's weeks added to each skill's uses, through a
     cache by notes commit (a commit's differences never change)."""
     since = format_time(now - timedelta(weeks=HEAT_WEEKS + 1))
-    names = {key_id(r.name): r.name for r in rows}
+    # A name from a folder that is not UTF-8 has no key (nor any note: `record` refuses it).
+    names = {key_id(r.name): r.name for r in rows if _utf8(r.name)}
     cache_path = state_folder(Path(store.repo.commondir())) / USAGE_DELTAS_CACHE
     cached = _read_deltas(read_json(cache_path))
     fresh: dict[str, list[UseDelta]] = {}
@@ -161,6 +162,14 @@ def _use_deltas(store: Store, rows: list[SkillRow], now: datetime) -> list[UseDe
     # A skill renamed since: its old name is no row, and the page shows rows' names only.
     known = set(names.values())
     return [d for ds in fresh.values() for d in ds if d.skill in known]
+
+
+def _utf8(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _commit_deltas(

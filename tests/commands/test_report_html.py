@@ -373,3 +373,17 @@ def test_served_over_http_the_page_asks_the_server_for_nothing_else(
         server.shutdown()
         server.server_close()
     assert asked == [f"/{path.name}"]
+
+
+def test_a_folder_whose_name_is_not_utf8_is_on_the_page_escaped(repo: Path) -> None:
+    # init --no-verify commits it; the page stopped with a UnicodeEncodeError (exit 3) twice:
+    # at the skill's notes key, then writing the page.
+    folder = os.fsencode(repo) + b"/bad\xffname"
+    os.makedirs(folder)
+    with open(folder + b"/SKILL.md", "w", encoding="utf-8") as out:
+        out.write("---\nname: badname\ndescription: Use when a test needs it.\n---\nbody\n")
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "a folder that is not UTF-8", "--no-verify", cwd=repo)
+    done = run_cli("report", "--html", "-C", str(repo))
+    assert done.code == 0, done
+    assert "bad\\\\xffname" in Path(done.out.strip()).read_text(encoding="utf-8")

@@ -75,3 +75,19 @@ def test_an_empty_library_renders() -> None:
     html = html_of(page_of([], passes=[]))
     assert "no skills yet" in html and "No pass yet" in html and "No pass is waiting" in html
     assert _table(html)["rows"] == []
+
+
+def test_a_folder_name_that_is_not_utf8_or_holds_a_bidi_override_is_shown_escaped() -> None:
+    # A folder named with the byte 0xff (init --no-verify commits it) stopped the page with a
+    # UnicodeEncodeError (exit 3); U+202E could make a name read backwards.
+    names = ["bad\udcffname", "evil\u202etxt.exe", "bell\x07"]
+    rows = [skill_row(name=n, path=f"x/{n}", use_count=3) for n in names]
+    html = html_of(page_of(rows))
+    html.encode("utf-8")  # what the page is written as
+    assert "\u202e" not in html and "\x07" not in html
+    assert [r[0] for r in _table(html)["rows"]] == [  # type: ignore[index,union-attr]
+        "bad\\xffname",
+        "evil\\u202etxt.exe",
+        "bell\\x07",
+    ]
+    assert "<title>bad\\xffname</title>" in html  # the heat map's label
