@@ -91,3 +91,10 @@ def test_a_folder_name_that_is_not_utf8_or_holds_a_bidi_override_is_shown_escape
         "bell\\x07",
     ]
     assert "<title>bad\\xffname</title>" in html  # the heat map's label
+
+
+def test_with_no_use_in_the_weeks_the_heat_map_claims_none() -> None:
+    # Its caption said "every skill used in the last 12 weeks" beside "no uses recorded".
+    html = html_of(page_of(many_rows(5), deltas=[]))
+    assert "no uses recorded in the last 12 weeks" in html
+    assert "every skill used" not in html
