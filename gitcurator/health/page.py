@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from gitcurator.health import svg
 from gitcurator.health.model import COLUMNS, STATES, HealthPage
-from gitcurator.render import printable
+from gitcurator.render import name_arg, printable
 
 TEMPLATE = "report.html.j2"  # package data beside this module
 PAGE_ROWS = 50  # table rows drawn at once: the page stays fast at 10,000 skills
@@ -36,6 +36,9 @@ def script_json(doc: object) -> Markup:
 def render_page(template: str, page: HealthPage) -> str:
     """The HTML of `page`, from `template` (the text of report.html.j2)."""
     env = Environment(autoescape=True, undefined=StrictUndefined, keep_trailing_newline=True)
+    # A run id is a commit trailer a synced curator/* branch may carry: the page's commands to
+    # copy quote it, so `x; curl … | sh` is one argument, not a second command.
+    env.filters["shell"] = name_arg
     charts = {
         "states": Markup(svg.state_chart(page.states)),
         "heat": Markup(svg.heat_chart(page.heat)),

