@@ -25,7 +25,7 @@ from bench_validate_init import GITCURATOR, bench_env, timed, work_dir
 from make_library import make_library
 from support.browser import CHROMIUM, FLAGS
 
-from gitcurator.statefiles import DESCRIPTIONS_CACHE, USAGE_DELTAS_CACHE
+from gitcurator.statefiles import CATALOGUE_CACHE, USAGE_DELTAS_CACHE
 
 NOW = "2026-11-30T09:00:00Z"
 WEEKS = ("2026-11-09", "2026-11-16", "2026-11-23", "2026-11-30")
@@ -55,7 +55,7 @@ def build(work: Path, skills: int, env: dict[str, str]) -> Path:
 def report(repo: Path, work: Path, env: dict[str, str]) -> tuple[float, float, Path]:
     """Cold and warm seconds of `report --html`, and the page it wrote."""
     state = repo / ".git" / "gitcurator"
-    for cache in (DESCRIPTIONS_CACHE, USAGE_DELTAS_CACHE):
+    for cache in (CATALOGUE_CACHE, USAGE_DELTAS_CACHE):
         (state / cache).unlink(missing_ok=True)
     cmd = [*GITCURATOR, "report", "--html", "-C", str(repo), "--now", NOW]
     cold, out = timed(cmd, work, env)

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from gitcurator.errors import StateFileError
+from gitcurator.errors import JSON_READ_ERRORS, StateFileError
 
 # The folder, in git's common dir: linked worktrees of one clone share it.
 STATE_DIR = "gitcurator"
@@ -157,9 +157,11 @@ def write_atomic(path: Path, text: str) -> None:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
+        if isinstance(exc, OSError):  # the disk filled while writing: say so, not exit 3
+            raise unusable(path, exc) from None
         raise
 
 
@@ -177,9 +179,21 @@ def write_cache_json(path: Path, doc: object) -> None:
 
 def read_json(path: Path) -> Any:
     """The JSON document in `path`, or None if it is missing or not JSON."""
+    # A regular file only (a link to one is read, as a dotfile folder may hold the registry):
+    # a FIFO planted at a cache's name hung every command reading it, and a document nested
+    # 100,000 deep is damage too, not a crash.
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        with os.fdopen(fd, "rb") as file:
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                return None
+            return json.loads(file.read().decode("utf-8"))
+    except OSError:
+        return None
+    except JSON_READ_ERRORS:
         return None
 
 

@@ -37,7 +37,10 @@ def parse_time(text: str, what: str = "timestamp") -> datetime:
         ) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    moment = moment.astimezone(UTC).replace(microsecond=0)
+    try:
+        moment = moment.astimezone(UTC).replace(microsecond=0)
+    except OverflowError:  # 9999-12-31T23:00-05:00 is in the year 10000 in UTC
+        raise UsageError(f"{what} {text!r} is outside the years 1970-9999") from None
     # Canonical timestamps compare as text only with four-digit years; nothing an agent
     # records predates the epoch.
     if not 1970 <= moment.year <= 9999:

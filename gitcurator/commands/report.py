@@ -22,7 +22,7 @@ from gitcurator.curation.catalogue_cache import head_catalogue
 from gitcurator.errors import JSON_READ_ERRORS, CuratorError
 from gitcurator.health.model import PassRecord, build_page
 from gitcurator.health.page import TEMPLATE, render_page
-from gitcurator.health.usage_weeks import UseDelta, use_delta, weekly_heat
+from gitcurator.health.usage_weeks import UseDelta, is_count, use_delta, weekly_heat
 from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.lifecycle.inventory import SkillRow
 from gitcurator.lifecycle.report import run_paths
@@ -95,7 +95,8 @@ def report_html(start: Path, *, output: Path | None, now: str | None) -> Result:
 
 def _target(repo: SkillsRepo, output: Path | None) -> Path:
     """Where the page goes: the state folder by default, else `output`, refused if it is a
-    symlink, a folder or in a folder that does not exist (a typo must not scatter files)."""
+    symlink, a folder, a pipe or device, a read-only file or in a folder that does not exist
+    (a typo must not scatter files)."""
     if output is None:
         return state_folder(Path(repo.store.repo.commondir())) / REPORT_HTML
     path = Path(os.path.abspath(output))
@@ -106,6 +107,18 @@ def _target(repo: SkillsRepo, output: Path | None) -> Path:
         )
     if path.is_dir():
         raise CuratorError(f"{path} is a folder; give a file name, e.g. -o {path / REPORT_HTML}")
+    if path.exists() and not path.is_file():
+        # The page is written beside and renamed over: a pipe or a device (-o /dev/null as
+        # root) would be replaced by a plain file, not written into.
+        raise CuratorError(
+            f"{path} is not a regular file (a pipe or a device); report --html writes a file "
+            "and renames it into place: give a file name, e.g. -o report.html"
+        )
+    if path.is_file() and not path.stat().st_mode & 0o222:
+        raise CuratorError(
+            f"{path} is read-only; report --html keeps it: make it writable "
+            f"(`chmod u+w {path}`) or give another -o FILE"
+        )
     if not path.parent.is_dir():
         raise CuratorError(
             f"folder {path.parent} does not exist; create it or give another -o FILE"
@@ -133,7 +146,8 @@ def _use_deltas(store: Store, rows: list[SkillRow], now: datetime) -> list[UseDe
     """What each notes commit of the heat map's weeks added to each skill's uses, through a
     cache by notes commit (a commit's differences never change)."""
     since = format_time(now - timedelta(weeks=HEAT_WEEKS + 1))
-    names = {key_id(r.name): r.name for r in rows}
+    # A name from a folder that is not UTF-8 has no key (nor any note: `record` refuses it).
+    names = {key_id(r.name): r.name for r in rows if _utf8(r.name)}
     cache_path = state_folder(Path(store.repo.commondir())) / USAGE_DELTAS_CACHE
     cached = _read_deltas(read_json(cache_path))
     fresh: dict[str, list[UseDelta]] = {}
@@ -148,6 +162,14 @@ def _use_deltas(store: Store, rows: list[SkillRow], now: datetime) -> list[UseDe
     # A skill renamed since: its old name is no row, and the page shows rows' names only.
     known = set(names.values())
     return [d for ds in fresh.values() for d in ds if d.skill in known]
+
+
+def _utf8(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _commit_deltas(
@@ -189,8 +211,9 @@ def _read_deltas(doc: object) -> dict[str, list[UseDelta]]:
     for commit, items in doc.items() if isinstance(doc, dict) else ():
         try:
             found[commit] = [
-                UseDelta(str(s), str(at), int(n), {str(k): int(v) for k, v in src.items()})
+                UseDelta(str(s), str(at), n, {str(k): v for k, v in src.items() if is_count(v)})
                 for s, at, n, src in items
+                if is_count(n)
             ]
         except (TypeError, ValueError, AttributeError):
             continue

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from gitcurator.audit.trail import PENDING, Entry
-from gitcurator.health.usage_weeks import HeatMap
+from gitcurator.health.usage_weeks import HeatMap, is_count
 from gitcurator.lifecycle.catalogue_cost import CatalogueCost
 from gitcurator.lifecycle.inventory import SkillRow
 from gitcurator.timeutil import format_time
@@ -161,7 +161,7 @@ def _state_points(
 
 def _counts(doc: Mapping[str, Any] | None, side: str) -> dict[str, int]:
     counts = _dict(_dict(doc).get("counts")).get(side)
-    return {str(k): v for k, v in _dict(counts).items() if isinstance(v, int) and v >= 0}
+    return {str(k): v for k, v in _dict(counts).items() if is_count(v)}
 
 
 def _edges(rows: Sequence[SkillRow], pending: PendingSummary | None) -> tuple[Edge, ...]:
@@ -221,7 +221,7 @@ def _catalogue(doc: Mapping[str, Any]) -> tuple[tuple[int, int], tuple[int, int]
     for side in ("before", "after"):
         figures = _dict(doc.get(side))
         skills, tokens = figures.get("skills"), figures.get("tokens")
-        if not isinstance(skills, int) or not isinstance(tokens, int):
+        if not is_count(skills) or not is_count(tokens):
             return None
         sides.append((skills, tokens))
     return sides[0], sides[1]

@@ -3,7 +3,9 @@ data, its charts inline and its skills as embedded JSON (pure: the template text
 
 Jinja2 escapes every value (autoescape); the charts come escaped from `health/svg`, and the
 table's JSON has `<`, `>` and `&` written as \\u escapes, so a skill named `</script>` cannot
-end the script element it sits in.
+end the script element it sits in. What a terminal is never shown raw is not shown raw here
+either (render.printable): the byte of a folder name that is not UTF-8 reads `\\xff` (it could
+not be written at all), a control character or a bidirectional override is escaped.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from markupsafe import Markup
 
 from gitcurator.health import svg
 from gitcurator.health.model import COLUMNS, STATES, HealthPage
+from gitcurator.render import name_arg, printable
 
 TEMPLATE = "report.html.j2"  # package data beside this module
 PAGE_ROWS = 50  # table rows drawn at once: the page stays fast at 10,000 skills
@@ -33,6 +36,9 @@ def script_json(doc: object) -> Markup:
 def render_page(template: str, page: HealthPage) -> str:
     """The HTML of `page`, from `template` (the text of report.html.j2)."""
     env = Environment(autoescape=True, undefined=StrictUndefined, keep_trailing_newline=True)
+    # A run id is a commit trailer a synced curator/* branch may carry: the page's commands to
+    # copy quote it, so `x; curl … | sh` is one argument, not a second command.
+    env.filters["shell"] = name_arg
     charts = {
         "states": Markup(svg.state_chart(page.states)),
         "heat": Markup(svg.heat_chart(page.heat)),
@@ -40,12 +46,23 @@ def render_page(template: str, page: HealthPage) -> str:
     }
     table: dict[str, Any] = {
         "columns": [{"key": key, "title": title} for key, title in COLUMNS],
-        "rows": page.rows,
+        "rows": _shown(page.rows),
         "page_rows": PAGE_ROWS,
     }
-    return env.from_string(template).render(
+    html = env.from_string(template).render(
         page=page,
         states=STATES,
         charts=charts,
         table=script_json(table),
     )
+    # The table's strings are escaped already (JSON could not hold a \\x escape): this
+    # reaches the charts and the markup.
+    return printable(html)
+
+
+def _shown(value: object) -> object:
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, list | tuple):
+        return [_shown(v) for v in value]
+    return value

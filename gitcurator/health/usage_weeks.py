@@ -13,7 +13,9 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import TypeGuard
 
+from gitcurator.errors import UsageError
 from gitcurator.telemetry.records import UsageRecord
 from gitcurator.telemetry.sources import uses_by_source
 from gitcurator.timeutil import parse_time
@@ -54,23 +56,47 @@ class HeatMap:
         return tuple(sorted({s for row in self.rows for s in row.sources}))
 
 
+def is_count(value: object) -> TypeGuard[int]:
+    """Whether a stored `value` is a count: an int a float can hold, not a bool, not below 0
+    (JSON lets a hand-edited note say NaN, Infinity or a 400-digit number)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 1 << 53
+
+
 def use_delta(
     skill: str, committed_at: str, before: UsageRecord | None, after: UsageRecord
 ) -> UseDelta | None:
-    """What one notes commit at `committed_at` added to `skill`'s uses (None: nothing)."""
+    """What one notes commit at `committed_at` added to `skill`'s uses (None: nothing, or a
+    record whose counts are no numbers)."""
     old_uses = before.use_count if before else 0
+    if not is_count(after.use_count) or not is_count(old_uses):
+        return None
     uses = after.use_count - old_uses
     if uses <= 0:
         return None
     new_sources = uses_by_source(h.sources for h in after.hosts.values())
     old_sources = uses_by_source(h.sources for h in before.hosts.values()) if before else {}
     by_source = {
-        s: n - old_sources.get(s, 0) for s, n in new_sources.items() if n > old_sources.get(s, 0)
+        s: n - old_sources.get(s, 0)
+        for s, n in new_sources.items()
+        if is_count(n) and is_count(old_sources.get(s, 0)) and n > old_sources.get(s, 0)
     }
     last = after.last_used_at
     floor = before.last_used_at if before else None
-    in_interval = last is not None and last <= committed_at and (floor is None or last > floor)
+    in_interval = (
+        isinstance(last, str)
+        and _is_time(last)
+        and last <= committed_at
+        and (not isinstance(floor, str) or last > floor)
+    )
     return UseDelta(skill, last if in_interval and last else committed_at, uses, by_source)
+
+
+def _is_time(text: str) -> bool:
+    try:
+        week_start(text)
+    except UsageError:
+        return False
+    return True
 
 
 def week_start(at: str) -> str:
@@ -94,8 +120,9 @@ def weekly_heat(
     counts: dict[str, list[int]] = {}
     by_source: dict[str, Counter[str]] = {}
     for delta in deltas:
-        column = index.get(week_start(delta.at))
-        if column is None:
+        # A forged cache may name any time and any number: neither may stop the page.
+        column = index.get(week_start(delta.at)) if _is_time(delta.at) else None
+        if column is None or not is_count(delta.uses):
             continue
         counts.setdefault(delta.skill, [0] * weeks)[column] += delta.uses
         by_source.setdefault(delta.skill, Counter()).update(delta.by_source)

@@ -163,9 +163,11 @@ def recent_messages(store: Store, start: ObjectID | None, limit: int = 50) -> li
     """Messages of the last `limit` commits of a notes history (first parents)."""
     found: list[str] = []
     current = start
-    while current is not None and len(found) < limit:
+    # A shallow clone (or a fetch of the notes at --depth 1) ends the history early.
+    while current is not None and len(found) < limit and current in store.repo:
         commit = store.repo[current]
-        assert isinstance(commit, Commit)
+        if not isinstance(commit, Commit):
+            break
         found.append(commit.message.decode("utf-8", "replace"))
         current = commit.parents[0] if commit.parents else None
     return found

@@ -56,20 +56,31 @@ def notes_history(
     found: list[NotesCommit] = []
     differ = TreeDiffer(store)
     sha = ref_value(store, ref)
-    while sha is not None and len(found) < limit:
+    # A shallow clone (the notes fetched at --depth 1) ends the history at a missing commit,
+    # tree or parent: the page shows the weeks it has.
+    while sha is not None and len(found) < limit and sha in store.repo:
         commit = store.repo[sha]
         if not isinstance(commit, Commit):
             break
-        time = format_time(datetime.fromtimestamp(commit.commit_time, UTC))
+        try:
+            time = format_time(datetime.fromtimestamp(commit.commit_time, UTC))
+        except (OverflowError, ValueError, OSError):  # a forged time past the year 9999
+            sha = commit.parents[0] if commit.parents else None  # it counts in no week
+            continue
         if time < since:
             break
+        if commit.parents and commit.parents[0] not in store.repo:
+            break  # its changes cannot be told from its parent's notes
         if sha.decode() in known:
             found.append(NotesCommit(sha.decode(), time, ()))
             sha = commit.parents[0] if commit.parents else None
             continue
         parent = store.repo[commit.parents[0]] if commit.parents else None
         old_tree = parent.tree if isinstance(parent, Commit) else None
-        diff = differ.diff(old_tree, commit.tree)
+        try:
+            diff = differ.diff(old_tree, commit.tree)
+        except KeyError:  # a tree a partial clone lacks
+            break
         changes = []
         for path, (was, now) in sorted(diff.files.items()):
             hexpath = path.replace("/", "")

@@ -10,7 +10,7 @@ import pytest
 from support.agents import jsonl, transcript_skill_line
 from support.remotes import clone, make_remote
 from support.repos import run_process, write_skill
-from support.terminal import run_on_a_terminal
+from support.terminal import run_on_a_terminal, run_on_terminal
 
 SKILLS = 300
 BARS = ("reading files", "validating skills", "indexing skill names", "%")
@@ -88,3 +88,17 @@ def test_sync_on_a_terminal_shows_no_progress_with_json(tmp_path: Path) -> None:
     shown = run_on_a_terminal("sync", "-C", str(here))
     assert shown.code == 0, shown
     assert "synced with origin" in shown.out
+
+
+def test_ctrl_c_during_a_bar_exits_130_with_the_bar_erased_and_the_cursor_shown(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "big"
+    for i in range(3000):
+        write_skill(root, f"cat{i % 9}/skill-{i:04d}")
+    code, shown = run_on_terminal(["init", str(root)], tmp_path, interrupt_on=b"validating skills")
+    assert code == 130, shown[-2000:]
+    assert shown.rstrip().endswith("gitcurator: interrupted") and "Traceback" not in shown
+    # click hides the cursor while a bar is drawn: the last word on it must show it again.
+    assert shown.rfind("\x1b[?25h") > shown.rfind("\x1b[?25l")
+    assert not (root / ".git").exists()  # the first commit was not half made

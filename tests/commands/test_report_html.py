@@ -4,6 +4,8 @@ the table's pages, sorting, dark mode, a screenshot), on the demo and on 10,000 
 
 from __future__ import annotations
 
+import dataclasses
+import errno
 import json
 import os
 import re
@@ -289,3 +291,99 @@ def test_a_corrupt_note_in_the_history_is_skipped(repo: Path, note: str) -> None
     assert done.code == 0, done
     cells = _heat_cells(Path(done.out.strip()).read_text())
     assert {name for name, _ in cells} == {"pdf-extract", "docker-build"}  # the good flush
+
+
+def test_a_long_library_name_does_not_widen_a_phone_page(chromium: Any, tmp_path: Path) -> None:
+    # The folder's name is the page's heading: 200 letters without a break once made the
+    # whole page scroll sideways on a phone (3,500 px wide at 390).
+    path = tmp_path / "long.html"
+    page_data = dataclasses.replace(page_of(many_rows(5)), library="L" * 200)
+    path.write_text(html_of(page_data), encoding="utf-8")
+    page, visit = open_page(chromium, path, width=390, height=844)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert visit.errors == []
+    page.context.close()
+
+
+def test_output_onto_a_pipe_or_a_read_only_file_is_refused_and_both_are_kept(
+    demo: Path, tmp_path: Path
+) -> None:
+    # The page is renamed into place: a FIFO (or -o /dev/null as root, which this test does
+    # not dare) was replaced by a plain file, and a read-only file silently overwritten.
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    done = run_cli("report", "--html", "-o", str(fifo), "-C", str(demo))
+    assert done.code == 1 and "not a regular file" in done.err, done
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    kept = tmp_path / "kept.html"
+    kept.write_text("mine")
+    kept.chmod(0o444)
+    done = run_cli("report", "--html", "-o", str(kept), "-C", str(demo))
+    assert done.code == 1 and "read-only" in done.err and "chmod u+w" in done.err, done
+    assert kept.read_text() == "mine"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["demo", "kept.html", "pipe"]
+
+
+def test_a_full_disk_while_writing_the_page_is_a_clear_error(
+    demo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Writing the page (not opening it) failing with ENOSPC was exit 3 with a crash log.
+    target = tmp_path / "page.html"
+    real_replace = os.replace
+
+    def full(src: Any, dst: Any) -> None:
+        if Path(dst) == target:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", full)
+    done = run_cli("report", "--html", "-o", str(target), "-C", str(demo))
+    assert done.code == 1, done
+    assert f"{target} cannot be written (No space left on device)" in done.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["demo"]  # no temporary left
+
+
+def test_served_over_http_the_page_asks_the_server_for_nothing_else(
+    demo: Path, chromium: Any
+) -> None:
+    # Playwright does not report the browser's own favicon fetch; a loopback server sees it:
+    # without an icon of its own, Chromium asked for /favicon.ico twice.
+    import functools
+    import http.server
+    import threading
+
+    path = Path(run_cli("report", "--html", "-C", str(demo), "--now", NOW).out.strip())
+    asked: list[str] = []
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            asked.append(self.path)
+
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Handler, directory=str(path.parent))
+    )
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        context = chromium.new_context()
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{server.server_port}/{path.name}", wait_until="load")
+        page.wait_for_timeout(1000)  # the favicon is asked for after the load
+        context.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert asked == [f"/{path.name}"]
+
+
+def test_a_folder_whose_name_is_not_utf8_is_on_the_page_escaped(repo: Path) -> None:
+    # init --no-verify commits it; the page stopped with a UnicodeEncodeError (exit 3) twice:
+    # at the skill's notes key, then writing the page.
+    folder = os.fsencode(repo) + b"/bad\xffname"
+    os.makedirs(folder)
+    with open(folder + b"/SKILL.md", "w", encoding="utf-8") as out:
+        out.write("---\nname: badname\ndescription: Use when a test needs it.\n---\nbody\n")
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "a folder that is not UTF-8", "--no-verify", cwd=repo)
+    done = run_cli("report", "--html", "-C", str(repo))
+    assert done.code == 0, done
+    assert "bad\\\\xffname" in Path(done.out.strip()).read_text(encoding="utf-8")

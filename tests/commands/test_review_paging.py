@@ -143,12 +143,11 @@ def test_git_s_core_pager_comes_between_git_pager_and_pager(demo: Path) -> None:
         subprocess.run(["git", "config", "--unset", "core.pager"], cwd=demo, check=True)
 
 
-def test_ctrl_c_while_the_pager_runs_is_the_pager_s_as_in_git(demo: Path, tmp_path: Path) -> None:
+def test_ctrl_c_while_the_pager_runs_is_the_pager_s_as_in_git(demo: Path) -> None:
     # The pager is still reading when Ctrl-C comes: review waits for it, and is no error.
-    started = tmp_path / "pager-started"
-    pager = f"touch '{started}'; sleep 1; echo PAGER-DONE; cat"
+    pager = "echo PAGER-STARTED; sleep 1; echo PAGER-DONE; cat"
     code, shown = run_on_terminal(
-        ["review", "--diff"], demo, {"GIT_PAGER": pager}, interrupt_once=started
+        ["review", "--diff"], demo, {"GIT_PAGER": pager}, interrupt_on=b"PAGER-STARTED"
     )
     assert code == 0, shown
     assert "PAGER-DONE" in shown and "rename from coding/git-lfs-migrate" in shown

@@ -6,6 +6,7 @@ from support.health_pages import NOW, many_rows, page_of, pass_entry, run_doc
 from support.skill_rows import skill_row
 
 from gitcurator.audit.trail import PENDING, ROLLED_BACK
+from gitcurator.health import svg
 from gitcurator.health.model import COLUMNS, PassRecord
 
 
@@ -85,3 +86,19 @@ def test_the_table_has_a_row_per_skill_in_column_order() -> None:
     assert page.by_state == {"active": 8, "stale": 2, "archived": 2}
     assert page.catalogue.skills == 10
     assert NOW.year == 2026
+
+
+def test_a_run_json_count_no_float_holds_is_no_figure() -> None:
+    # A 400-digit count once stopped the state chart with an OverflowError (exit 3).
+    huge = 10**400
+    entry = pass_entry("20261129-090000", status=PENDING, branch="curator/20261129-090000")
+    doc = run_doc(
+        "20261129-090000",
+        {"active": huge, "stale": True},
+        {"active": 2},
+        catalogue={"before": {"skills": 4, "tokens": huge}, "after": {"skills": 3, "tokens": 9}},
+    )
+    page = page_of([skill_row()], passes=[PassRecord(entry, doc)])
+    assert page.states[0].counts == {} and page.pending is not None
+    assert page.pending.catalogue is None
+    assert "<svg" in svg.state_chart(page.states)

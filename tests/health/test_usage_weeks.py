@@ -75,3 +75,30 @@ def test_the_heat_map_ranks_skills_by_uses_in_its_weeks_and_keeps_the_top() -> N
 def test_an_empty_history_is_an_empty_map() -> None:
     heat = weekly_heat([], NOW, weeks=4)
     assert heat.rows == () and heat.used == 0 and len(heat.weeks) == 4
+
+
+@pytest.mark.parametrize("uses", [float("nan"), float("inf"), 10**400, 2.5])
+def test_a_hand_edited_count_that_is_no_number_is_no_delta(uses: object) -> None:
+    # JSON lets a note say NaN, Infinity or a 400-digit number: the page once showed "nan"
+    # in a cell and its total, and a 400-digit count stopped it with an OverflowError.
+    assert use_delta("pdf", "2026-11-25T00:00:00Z", None, _record(uses, None)) is None  # type: ignore[arg-type]
+    assert use_delta("pdf", "2026-11-25T00:00:00Z", _record(uses, None), _record(3, None)) is None  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "last", ["2026-11-20Tjunk", "2026-11-2", 20261120, "9999-12-31T23:00:00-05:00"]
+)
+def test_a_last_use_that_is_no_time_is_counted_at_the_commit(last: object) -> None:
+    delta = use_delta("pdf", "2026-11-25T00:00:00Z", None, _record(2, last))  # type: ignore[arg-type]
+    assert delta == UseDelta("pdf", "2026-11-25T00:00:00Z", 2, {})
+    assert weekly_heat([delta], NOW, weeks=2).rows[0].counts == (2, 0)
+
+
+def test_a_forged_delta_with_no_time_or_no_count_is_left_out_of_the_map() -> None:
+    deltas = [
+        UseDelta("a", "junk", 3),
+        UseDelta("b", "2026-11-30T10:00:00Z", 10**400),
+        UseDelta("c", "2026-11-30T10:00:00Z", -4),
+        UseDelta("d", "2026-11-30T10:00:00Z", 1),
+    ]
+    assert [r.name for r in weekly_heat(deltas, NOW, weeks=2).rows] == ["d"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -33,6 +34,16 @@ def chromium_or_skip() -> str:
     found = CHROMIUM if os.access(CHROMIUM, os.X_OK) else shutil.which("chromium")
     if not found:
         pytest.skip(f"no Chromium at {CHROMIUM}: `.ci/run` installs Debian's chromium with apt")
+    # Ubuntu's apt `chromium` is a shim asking for the snap, which a container cannot run.
+    try:
+        ran = subprocess.run(
+            [found, "--version"], capture_output=True, text=True, timeout=60, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        pytest.skip(f"{found} does not run: {exc}")
+    if ran.returncode != 0:
+        said = (ran.stdout + ran.stderr).strip().splitlines()
+        pytest.skip(f"{found} --version failed ({said[0] if said else ran.returncode})")
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:

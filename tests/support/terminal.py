@@ -9,7 +9,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,9 +21,12 @@ class TerminalRun:
     terminal: str  # everything written to the terminal (stderr)
 
 
-def run_on_a_terminal(*args: str, cwd: Path | None = None, timeout: float = 120) -> TerminalRun:
+def run_on_a_terminal(
+    *args: str, cwd: Path | None = None, timeout: float = 120, env: Mapping[str, str] | None = None
+) -> TerminalRun:
     """`gitcurator ARGS` with stdout piped and stderr on a pty, the pty read as it fills
-    (a full pty would block the process)."""
+    (a full pty would block the process), on a terminal that can draw a bar (CI's TERM may be
+    dumb or unset) unless `env` says otherwise."""
     leader, follower = pty.openpty()
     seen: list[bytes] = []
 
@@ -44,6 +46,7 @@ def run_on_a_terminal(*args: str, cwd: Path | None = None, timeout: float = 120)
         with subprocess.Popen(
             [sys.executable, "-m", "gitcurator", *args],
             cwd=cwd,
+            env={**os.environ, "TERM": "xterm-256color", **(env or {})},
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=follower,
@@ -63,11 +66,11 @@ def run_on_terminal(
     env: Mapping[str, str | None] | None = None,
     timeout: float = 120,
     interrupt_after: float | None = None,
-    interrupt_once: Path | None = None,
+    interrupt_on: bytes | None = None,
 ) -> tuple[int, str]:
     """`gitcurator ARGS` on a pty with `env` changed (None removes a variable): its exit code
     and everything the terminal showed; sent SIGINT (Ctrl-C) after `interrupt_after` seconds,
-    or as soon as the file `interrupt_once` exists (a timer alone races a loaded machine)."""
+    or as soon as the terminal shows `interrupt_on`."""
     # A terminal that takes colour unless a test says otherwise (CI may set no TERM).
     environ = {**os.environ, "TERM": "xterm-256color"}
     for key, value in (env or {}).items():
@@ -88,10 +91,6 @@ def run_on_terminal(
         if interrupt_after is not None:
             timer = threading.Timer(interrupt_after, proc.send_signal, [signal.SIGINT])
             timer.start()
-        if interrupt_once is not None:
-            threading.Thread(
-                target=_interrupt_once, args=(proc, interrupt_once, timeout), daemon=True
-            ).start()
         seen = b""
         while True:  # read as it comes: a full pty would block the process
             try:
@@ -101,15 +100,9 @@ def run_on_terminal(
             if not chunk:
                 break
             seen += chunk
+            if interrupt_on is not None and interrupt_on in seen:
+                proc.send_signal(signal.SIGINT)
+                interrupt_on = None
         code = proc.wait(timeout=timeout)
     os.close(leader)
     return code, seen.decode("utf-8", "replace").replace("\r\n", "\n")
-
-
-def _interrupt_once(proc: subprocess.Popen[bytes], marker: Path, timeout: float) -> None:
-    """Send SIGINT to `proc` once `marker` exists (or give up after `timeout`)."""
-    deadline = time.monotonic() + timeout
-    while not marker.exists() and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.02)
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGINT)
