@@ -38,7 +38,11 @@ _SKILL_PREFIX = re.compile(rf"skill:(?<![\w-]skill:)({_TOKEN})")
 _CODEX = re.compile(rf"\$(?<![\w$\\]\$)({_TOKEN})")
 # After a space, a quote, a bracket or the start only: `a/b`, `](/x)` and URLs are paths.
 _SLASH = re.compile(rf"/(?<![^\s`\"'\[]/)({_TOKEN})(?![\w/.-])")
-_PROSE = re.compile(r"(?<![\w./$:@#\\-])[^\W_]+(?:-[^\W_]+)+(?![\w-]|\.\w|/)")
+# Not after `=`, `?`, `&` or `%` (a URL's query) nor before `@` or `=` (an address, a package's
+# version, a setting): rewritten, each would break what it is part of.
+_PROSE = re.compile(r"(?<![\w./$:@#\\=?&%-])[^\W_]+(?:-[^\W_]+)+(?![\w@=-]|\.\w|/)")
+# A bare URL (autolinks and link destinations too): nothing inside one is a skill's name.
+_URL = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s<>\"'`]+")
 _LONGEST = 200  # a code span longer than this names no skill
 _PREFIXED = ((_SKILL_PREFIX, SKILL_PREFIX, "skill:"), (_SLASH, SLASH, "/"), (_CODEX, CODEX, "$"))
 
@@ -86,7 +90,19 @@ def candidate_mentions(text: str) -> list[Mention]:
         if in_prose(text, match.start()):
             found.append(Mention(match.group(0), PROSE, match.start(), match.end()))
     found.sort(key=lambda m: (m.start, m.end))
-    return found
+    return _outside_urls(text, found) if "://" in text else found
+
+
+def _outside_urls(text: str, found: list[Mention]) -> list[Mention]:
+    """The mentions not inside a URL (`https://example.com/?q=pdf-forms`)."""
+    urls = [(m.start(), m.end()) for m in _URL.finditer(text)]
+    starts = [start for start, _ in urls]
+    kept = []
+    for m in found:
+        i = bisect.bisect_right(starts, m.start) - 1
+        if i < 0 or m.start >= urls[i][1]:
+            kept.append(m)
+    return kept
 
 
 def known_name(kind: str, token: str, names: Collection[str], any_prefixed: bool) -> str:

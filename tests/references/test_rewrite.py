@@ -39,6 +39,13 @@ RENAMES = Renames(
             "forms and pdf\n```\n`pdf-forms`\n```\n",
         ),
         ("AGENTS.md", "`pdf-formsx` https://x/pdf-forms [o](docs/other/SKILL.md)", None),
+        # A name inside a URL's query, an address, a package's version or a setting: each
+        # would break if rewritten.
+        ("AGENTS.md", "See https://example.com/search?q=pdf-forms now.", None),
+        ("AGENTS.md", "[f](https://example.com/?skill=pdf-forms&x=1)", None),
+        ("AGENTS.md", "<https://example.com/pdf?name=pdf-fill>", None),
+        ("AGENTS.md", "Write to pdf-forms@example.com or `npm i pdf-fill@1.2`.", None),
+        ("AGENTS.md", "Set mode=pdf-forms or pdf-fill=on.", None),
     ],
 )
 def test_rewrite(path: str, text: str, expected: str | None) -> None:
