@@ -62,3 +62,10 @@ def test_each_rewrite_is_listed_with_its_line_and_a_second_pass_changes_nothing(
         "AGENTS.md:4 (link): docs/pdf-fill/SKILL.md -> docs/pdf-tools/SKILL.md",
     ]
     assert rewrite_references(new, "AGENTS.md", RENAMES) == (new, [])
+
+
+def test_a_link_written_with_backslashes_is_found_and_rewritten_with_slashes() -> None:
+    text = "[f](..\\pdf-forms\\SKILL.md) and [g](..\\other\\SKILL.md)"
+    new, done = rewrite_references(text, "docs/x/SKILL.md", RENAMES)
+    assert new == "[f](../pdf-tools/SKILL.md) and [g](..\\other\\SKILL.md)"
+    assert [d.kind for d in done] == ["link"]
