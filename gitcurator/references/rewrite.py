@@ -11,13 +11,18 @@ pointed at the umbrella (its SKILL.md, or the support file where the fold re-hom
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from urllib.parse import quote
 
 from gitcurator.references.links_into import FolderIndex, link_mentions
 from gitcurator.references.mentions import LINK, line_finder, name_mentions, non_overlapping
 from gitcurator.skills.document import SKILL_FILE, SKILL_FILE_LOWER
 from gitcurator.umbrella.paths import rehomed_path
+
+# What a link destination outside `<...>` cannot hold as written (a space ends it).
+_BARE_UNSAFE = re.compile(r"[\s()<>%]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +84,8 @@ def rewrite_references(text: str, path: str, renames: Renames) -> tuple[str, lis
         assert folder is not None  # link_mentions yields links into the index's folders only
         raw = text[m.start : m.end]
         new = posixpath.relpath(renames.new_path(target, folder), here or ".")
+        if not (m.start and text[m.start - 1] == "<"):
+            new = _BARE_UNSAFE.sub(lambda c: quote(c.group()), new)
         spans[(m.start, m.end)] = (LINK, new + ("/" if raw.endswith("/") else ""))
     if not spans:
         return text, []

@@ -69,3 +69,18 @@ def test_a_link_written_with_backslashes_is_found_and_rewritten_with_slashes() -
     new, done = rewrite_references(text, "docs/x/SKILL.md", RENAMES)
     assert new == "[f](../pdf-tools/SKILL.md) and [g](..\\other\\SKILL.md)"
     assert [d.kind for d in done] == ["link"]
+
+
+def test_a_rewritten_link_with_a_space_stays_one_link() -> None:
+    renames = Renames(
+        names={"my forms": "pdf tools"},
+        folders={"docs/my forms": "my forms"},
+        home="docs/pdf tools",
+    )
+    text = "[a](../my%20forms/SKILL.md) [b](<../my forms/guide.md>) [c](../my%20forms/x%281%29.md)"
+    new, _ = rewrite_references(text, "docs/x/SKILL.md", renames)
+    # A space in a bare destination ends the link: encoded there, as written inside <...>.
+    assert new == (
+        "[a](../pdf%20tools/SKILL.md) [b](<../pdf tools/references/my forms/guide.md>) "
+        "[c](../pdf%20tools/references/my%20forms/x%281%29.md)"
+    )
