@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from support.references import committed_library, ok
-from support.repos import run_cli
+from support.repos import git, run_cli
 
 
 @pytest.fixture
@@ -46,3 +46,25 @@ def test_validate_of_one_skill_warns_only_about_its_files(repo: Path) -> None:
     rules = [(f["path"], f["rule"]) for f in json.loads(result.out)["findings"]]
     assert ("AGENTS.md", "reference-archived") not in rules
     assert ("live-skill/SKILL.md", "reference-archived") in rules
+
+
+def test_the_hook_warns_about_references_in_what_the_commit_changes(repo: Path) -> None:
+    (repo / "live-skill/notes.md").write_text("Then load skill:old-skill.\n")
+    (repo / "CLAUDE.md").write_text("Use `old-skill`.\n")
+    git("add", "live-skill/notes.md", "CLAUDE.md", cwd=repo)
+    result = run_cli("validate", "--staged", "--json", "-C", str(repo))
+    assert result.code == 0, result  # warnings: the commit is not refused
+    found = [
+        (f["path"], f["line"], f["rule"])
+        for f in json.loads(result.out)["findings"]
+        if f["rule"].startswith("reference-")
+    ]
+    # AGENTS.md and live-skill/SKILL.md refer to old-skill too, but the commit does not
+    # change them: the hook reads only what it commits.
+    assert found == [
+        ("CLAUDE.md", 1, "reference-archived"),
+        ("live-skill/notes.md", 1, "reference-archived"),
+    ]
+    staged_one = run_cli("validate", "--staged", "CLAUDE.md", "--json", "-C", str(repo))
+    rules = [(f["path"], f["rule"]) for f in json.loads(staged_one.out)["findings"]]
+    assert ("live-skill/notes.md", "reference-archived") not in rules
