@@ -151,3 +151,43 @@ def test_a_crafted_fold_cannot_smuggle_other_edits(
     assert f"edits {path} outside umbrella documents/pdf-extraction" in result.err
     assert said in result.err
     assert _show(repo, "main:AGENTS.md") == AGENTS
+
+
+@pytest.mark.parametrize(
+    ("craft", "said"),
+    [
+        # The exact rewrite, but the file made executable: a mode change is no rewrite.
+        (
+            lambda repo: (
+                (repo / "AGENTS.md").chmod(0o755),
+                git("add", "AGENTS.md", cwd=repo),
+            ),
+            "AGENTS.md",
+        ),
+        # A new reference file holding what a rewrite would write.
+        (
+            lambda repo: (
+                (repo / "team").mkdir(),
+                (repo / "team/AGENTS.md").write_text(AGENTS),
+                git("add", "team/AGENTS.md", cwd=repo),
+            ),
+            "team/AGENTS.md",
+        ),
+    ],
+)
+def test_a_crafted_fold_cannot_make_a_file_executable_or_add_one_outside(
+    repo: Path, craft: Any, said: str
+) -> None:
+    doc = run_json(repo, "--consolidate")
+    branch = doc["branch"]
+    git("checkout", "-q", f"{branch}~1", cwd=repo)
+    craft(repo)
+    git("commit", "-q", "--amend", "--no-edit", cwd=repo)
+    git("cherry-pick", branch, cwd=repo)
+    git("branch", "-f", branch, "HEAD", cwd=repo)
+    git("checkout", "-q", "main", cwd=repo)
+    result = run_cli("merge", doc["run_id"], "-C", str(repo))
+    assert result.code == 1, result
+    assert f"changes {said} outside umbrella documents/pdf-extraction" in result.err
+    assert _show(repo, "main:AGENTS.md") == AGENTS
+    assert git("ls-tree", "main", "AGENTS.md", cwd=repo).stdout.startswith("100644")
