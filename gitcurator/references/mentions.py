@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 
+from gitcurator.references.related import RELATED, related_skills
 from gitcurator.skills.links import in_prose, prose_code_spans
 
 LINK, BACKTICKS, SKILL_PREFIX, SLASH, CODEX, PROSE = (
@@ -27,7 +28,7 @@ LINK, BACKTICKS, SKILL_PREFIX, SLASH, CODEX, PROSE = (
     "codex",
     "prose",
 )
-KINDS = (LINK, BACKTICKS, SKILL_PREFIX, SLASH, CODEX, PROSE)
+KINDS = (LINK, BACKTICKS, SKILL_PREFIX, SLASH, CODEX, PROSE, RELATED)
 # Forms that say "a skill" whatever the name: a name there that no skill has is reported.
 EXPLICIT = frozenset({SKILL_PREFIX})
 
@@ -89,6 +90,10 @@ def candidate_mentions(text: str) -> list[Mention]:
     for match in _hyphenated(text):
         if in_prose(text, match.start()):
             found.append(Mention(match.group(0), PROSE, match.start(), match.end()))
+    related = [Mention(name, RELATED, at, at + len(name)) for name, at in related_skills(text)]
+    if related:
+        listed = {(m.start, m.end) for m in related}
+        found = [m for m in found if (m.start, m.end) not in listed] + related
     found.sort(key=lambda m: (m.start, m.end))
     return _outside_urls(text, found) if "://" in text else found
 

@@ -84,3 +84,10 @@ def test_a_rewritten_link_with_a_space_stays_one_link() -> None:
         "[a](../pdf%20tools/SKILL.md) [b](<../pdf tools/references/my forms/guide.md>) "
         "[c](../pdf%20tools/references/my%20forms/x%281%29.md)"
     )
+
+
+def test_related_skills_in_frontmatter_are_rewritten_in_place() -> None:
+    text = "---\nname: other\nrelated_skills: [pdf-forms, other-one, 'pdf-fill']\n---\n\nBody.\n"
+    new, done = rewrite_references(text, "docs/other/SKILL.md", RENAMES)
+    assert new == text.replace("pdf-forms", "pdf-tools").replace("pdf-fill", "pdf-tools")
+    assert [(d.line, d.kind) for d in done] == [(3, "related"), (3, "related")]
