@@ -17,7 +17,7 @@ from gitcurator.statefiles import REFERENCES_CACHE, write_cache
 from gitcurator.store import ObjectID, Store
 from gitcurator.telemetry import ledger
 
-_VERSION = 3  # raised whenever what a candidate is changes
+_VERSION = 4  # raised whenever what a candidate is changes
 
 
 def tree_references(

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 
-from gitcurator.references.related import RELATED, related_skills
+from gitcurator.references.related import RELATED, own_name_span, related_skills
 from gitcurator.skills.links import in_prose, prose_code_spans
 
 LINK, BACKTICKS, SKILL_PREFIX, SLASH, CODEX, PROSE = (
@@ -94,6 +94,9 @@ def candidate_mentions(text: str) -> list[Mention]:
     if related:
         listed = {(m.start, m.end) for m in related}
         found = [m for m in found if (m.start, m.end) not in listed] + related
+    own = own_name_span(text)
+    if own is not None:
+        found = [m for m in found if not own[0] <= m.start < own[1]]
     found.sort(key=lambda m: (m.start, m.end))
     return _outside_urls(text, found) if "://" in text else found
 

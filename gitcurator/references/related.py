@@ -1,6 +1,8 @@
-"""The skills a SKILL.md's frontmatter lists as related (pure): Hermes writes
-`related_skills: [arxiv, plan]` (under `metadata.hermes`, or at the top), and a one-word name
-there is a skill's name, though the same word in prose would not be."""
+"""What a SKILL.md's frontmatter says of other skills (pure). Hermes writes
+`related_skills: [arxiv, plan]` (under `metadata.hermes`, or at the top): a one-word name
+there is a skill's name, though the same word in prose would not be. The top-level `name:` is
+the skill's own name, never a reference: a copied folder (`pdf-forms-v2/`) still saying
+`name: pdf-forms` would otherwise be renamed to the umbrella when pdf-forms is folded."""
 
 from __future__ import annotations
 
@@ -13,18 +15,31 @@ _KEY = re.compile(r"^([ \t]*)related_skills[ \t]*:[ \t]*", re.M)
 _FLOW_ITEM = re.compile(r"[^,\[\]\s'\"][^,\[\]'\"]*|'[^'\n]*'|\"[^\"\n]*\"")
 _BLOCK_ITEM = re.compile(r"[ \t]*-[ \t]+(.*)")
 _END = re.compile(r"^---[ \t\r]*$", re.M)
+_NAME = re.compile(r"^name[ \t]*:[^\n]*", re.M)
+
+
+def own_name_span(text: str) -> tuple[int, int] | None:
+    """Where the frontmatter's top-level `name:` line of `text` is, if it has one."""
+    front = _frontmatter(text)
+    match = _NAME.search(text, 0, front) if front else None
+    return (match.start(), match.end()) if match else None
+
+
+def _frontmatter(text: str) -> int:
+    """Where the frontmatter of `text` ends (0: it has none)."""
+    if not text.startswith("---"):
+        return 0
+    first = text.find("\n") + 1
+    end = _END.search(text, first) if first else None
+    return end.start() if end is not None else 0
 
 
 def related_skills(text: str) -> Iterator[tuple[str, int]]:
     """(name, offset) of each item of a `related_skills` list in `text`'s frontmatter."""
-    if not text.startswith("---") or "related_skills" not in text:
+    if "related_skills" not in text:
         return
-    first = text.find("\n") + 1
-    end = _END.search(text, first)
-    if not first or end is None:
-        return
-    front = text[: end.start()]
-    for key in _KEY.finditer(front, first):
+    front = text[: _frontmatter(text)]
+    for key in _KEY.finditer(front, min(len(front), 3)):
         rest = front[key.end() : _line_end(front, key.end())]
         if rest.startswith("["):
             items = _flow(rest, key.end())

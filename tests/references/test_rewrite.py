@@ -91,3 +91,14 @@ def test_related_skills_in_frontmatter_are_rewritten_in_place() -> None:
     new, done = rewrite_references(text, "docs/other/SKILL.md", RENAMES)
     assert new == text.replace("pdf-forms", "pdf-tools").replace("pdf-fill", "pdf-tools")
     assert [(d.line, d.kind) for d in done] == [(3, "related"), (3, "related")]
+
+
+def test_another_skill_s_own_name_in_its_frontmatter_is_never_rewritten() -> None:
+    # A copied folder still saying `name: pdf-forms`: the fold must not rename it to the
+    # umbrella (two skills would then claim pdf-tools); its description is a reference.
+    text = "---\nname: pdf-forms\ndescription: A copy of pdf-forms.\n---\n\nname: pdf-forms\n"
+    new, done = rewrite_references(text, "docs/pdf-forms-v2/SKILL.md", RENAMES)
+    assert new == (
+        "---\nname: pdf-forms\ndescription: A copy of pdf-tools.\n---\n\nname: pdf-tools\n"
+    )
+    assert [d.line for d in done] == [3, 6]
