@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -68,3 +71,19 @@ def test_the_hook_warns_about_references_in_what_the_commit_changes(repo: Path) 
     staged_one = run_cli("validate", "--staged", "CLAUDE.md", "--json", "-C", str(repo))
     rules = [(f["path"], f["rule"]) for f in json.loads(staged_one.out)["findings"]]
     assert ("live-skill/notes.md", "reference-archived") not in rules
+
+
+def test_a_fifo_named_as_a_reference_file_is_skipped_not_waited_on(repo: Path) -> None:
+    os.mkfifo(repo / "CLAUDE.md")  # untracked, as a tool's named pipe would be
+    os.mkfifo(repo / "live-skill" / "pipe.md")
+    # A real process with a deadline: reading a FIFO blocked validate for good.
+    done = subprocess.run(
+        [sys.executable, "-m", "gitcurator", "validate", "--json", "-C", str(repo)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    rules = [(f["path"], f["rule"]) for f in json.loads(done.stdout)["findings"]]
+    assert ("AGENTS.md", "reference-archived") in rules
