@@ -42,8 +42,9 @@ _SLASH = re.compile(rf"/(?<![^\s`\"'\[]/)({_TOKEN})(?![\w/.-])")
 # Not after `=`, `?`, `&` or `%` (a URL's query) nor before `@` or `=` (an address, a package's
 # version, a setting): rewritten, each would break what it is part of.
 _PROSE = re.compile(r"(?<![\w./$:@#\\=?&%-])[^\W_]+(?:-[^\W_]+)+(?![\w@=-]|\.\w|/)")
-# A bare URL (autolinks and link destinations too): nothing inside one is a skill's name.
-_URL = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s<>\"'`]+")
+# The rest of a URL after its `://`: found from `://` (a pattern starting with the scheme's
+# letters would be tried at every position of every body).
+_URL_REST = re.compile(r"[^\s<>\"'`]*")
 _LONGEST = 200  # a code span longer than this names no skill
 _PREFIXED = ((_SKILL_PREFIX, SKILL_PREFIX, "skill:"), (_SLASH, SLASH, "/"), (_CODEX, CODEX, "$"))
 
@@ -103,7 +104,7 @@ def candidate_mentions(text: str) -> list[Mention]:
 
 def _outside_urls(text: str, found: list[Mention]) -> list[Mention]:
     """The mentions not inside a URL (`https://example.com/?q=pdf-forms`)."""
-    urls = [(m.start(), m.end()) for m in _URL.finditer(text)]
+    urls = _urls(text)
     starts = [start for start, _ in urls]
     kept = []
     for m in found:
@@ -111,6 +112,22 @@ def _outside_urls(text: str, found: list[Mention]) -> list[Mention]:
         if i < 0 or m.start >= urls[i][1]:
             kept.append(m)
     return kept
+
+
+def _urls(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every bare URL of `text` (a scheme, `://`, then no space or quote)."""
+    found: list[tuple[int, int]] = []
+    at = text.find("://")
+    while at != -1:
+        start = at
+        while start and (text[start - 1].isalnum() or text[start - 1] in "+.-"):
+            start -= 1
+        match = _URL_REST.match(text, at + 3)
+        end = match.end() if match is not None else at + 3
+        if start < at:
+            found.append((start, end))
+        at = text.find("://", max(end, at + 3))
+    return found
 
 
 def known_name(kind: str, token: str, names: Collection[str], any_prefixed: bool) -> str:
