@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from support.references import committed_library, ok
-from support.repos import run_cli
+from support.repos import git, run_cli
 
 from gitcurator.curation.reference_cache import _VERSION, tree_references
 from gitcurator.library import open_repo
@@ -93,3 +93,13 @@ def test_a_cache_whose_digest_matches_but_holds_no_candidates_is_read_past(
     assert _scan(repo) == (first, 0)  # and the cache is whole again
     _forge(repo, forged(list(json.loads(text))))
     assert run_cli("refs", "pdf-forms", "-C", str(repo)).code == 0
+
+
+def test_a_pass_says_which_reference_files_it_could_not_read(repo: Path) -> None:
+    # Unread, CLAUDE.md keeps nothing from the archive: the pass must say so, not be silent.
+    (repo / "CLAUDE.md").write_bytes(b"Use `pdf-forms`.\n\xff\xfe\n")
+    git("add", "CLAUDE.md", cwd=repo)
+    git("commit", "-qm", "claude", cwd=repo)
+    result = run_cli("run", "--dry-run", "-C", str(repo))
+    assert result.code == 0, result
+    assert "gitcurator: warning: CLAUDE.md: skipped, not UTF-8 text" in result.err
