@@ -143,6 +143,11 @@ def known_name(kind: str, token: str, names: Collection[str], any_prefixed: bool
 _PREFIX_KINDS = frozenset({SKILL_PREFIX, SLASH, CODEX})
 
 
+def is_prose_name(name: str) -> bool:
+    """Whether `name`, written in prose, is a mention (a hyphenated word)."""
+    return _PROSE.fullmatch(name) is not None
+
+
 def _hyphenated(text: str) -> Iterator[re.Match[str]]:
     """The hyphenated words of `text` (_PROSE), found from its hyphens: a regex tried at
     every position of every body costs more than the rest of the scan together."""

@@ -20,12 +20,12 @@ _NAME = re.compile(r"^name[ \t]*:[^\n]*", re.M)
 
 def own_name_span(text: str) -> tuple[int, int] | None:
     """Where the frontmatter's top-level `name:` line of `text` is, if it has one."""
-    front = _frontmatter(text)
+    front = frontmatter_end(text)
     match = _NAME.search(text, 0, front) if front else None
     return (match.start(), match.end()) if match else None
 
 
-def _frontmatter(text: str) -> int:
+def frontmatter_end(text: str) -> int:
     """Where the frontmatter of `text` ends (0: it has none)."""
     if not text.startswith("---"):
         return 0
@@ -38,7 +38,7 @@ def related_skills(text: str) -> Iterator[tuple[str, int]]:
     """(name, offset) of each item of a `related_skills` list in `text`'s frontmatter."""
     if "related_skills" not in text:
         return
-    front = text[: _frontmatter(text)]
+    front = text[: frontmatter_end(text)]
     for key in _KEY.finditer(front, min(len(front), 3)):
         rest = front[key.end() : _line_end(front, key.end())]
         if rest.startswith("["):

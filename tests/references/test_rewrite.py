@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from gitcurator.references.mentions import name_mentions
 from gitcurator.references.rewrite import Renames, rewrite_references
 
 RENAMES = Renames(
@@ -102,3 +103,18 @@ def test_another_skill_s_own_name_in_its_frontmatter_is_never_rewritten() -> Non
         "---\nname: pdf-forms\ndescription: A copy of pdf-tools.\n---\n\nname: pdf-tools\n"
     )
     assert [d.line for d in done] == [3, 6]
+
+
+def test_a_one_word_umbrella_is_put_in_backticks_in_prose_so_it_stays_a_reference() -> None:
+    renames = Renames(
+        names={"pdf-forms": "pdf"}, folders={"docs/pdf-forms": "pdf-forms"}, home="docs/pdf"
+    )
+    text = (
+        "---\nname: other\ndescription: pdf-forms helper\n---\n\nSee pdf-forms and `pdf-forms`.\n"
+    )
+    new, _ = rewrite_references(text, "docs/other/SKILL.md", renames)
+    # In the body a bare `pdf` would be a plain word, no reference for refs or the archive;
+    # in frontmatter a backtick cannot start a YAML value, so it stays bare there.
+    assert new == "---\nname: other\ndescription: pdf helper\n---\n\nSee `pdf` and `pdf`.\n"
+    assert [m.kind for m in name_mentions(new, {"pdf"})] == ["backticks", "backticks"]
+    assert rewrite_references(new, "docs/other/SKILL.md", renames) == (new, [])
