@@ -191,3 +191,21 @@ def test_a_crafted_fold_cannot_make_a_file_executable_or_add_one_outside(
     assert f"changes {said} outside umbrella documents/pdf-extraction" in result.err
     assert _show(repo, "main:AGENTS.md") == AGENTS
     assert git("ls-tree", "main", "AGENTS.md", cwd=repo).stdout.startswith("100644")
+
+
+def test_a_reference_in_an_executable_file_is_left_and_reported(repo: Path) -> None:
+    script = repo / "guides/pdf-guide/steps.md"
+    script.write_text("Run `pdf-extract-tables` first.\n")
+    script.chmod(0o755)
+    git("add", "guides/pdf-guide/steps.md", cwd=repo)
+    git("commit", "-qm", "steps", cwd=repo)
+    doc = run_json(repo, "--consolidate")
+    [fold] = doc["consolidations"]
+    # Rewriting it would change its mode (merge refuses that) or leave it executable with
+    # new bytes: it is left as it is, and said, so it does not dangle unnoticed.
+    assert fold["references_left"] == ["guides/pdf-guide/steps.md:1"]
+    report = _show(repo, f"{doc['branch']}:{doc['report']}")
+    assert "not rewritten (executable, a symlink or not text; edit by hand): " in report
+    assert "`guides/pdf-guide/steps.md:1`" in report
+    ok(repo, "merge", doc["run_id"])
+    assert script.read_text() == "Run `pdf-extract-tables` first.\n"
