@@ -126,9 +126,12 @@ def refs(start: Path, name: str, as_json: bool) -> int:
 
     References are links into another skill's folder and a skill's name written as inline
     code (`pdf-forms`), skill:pdf-forms, /pdf-forms, $pdf-forms or, hyphenated, in prose (a
-    plain word such as `git` in prose is no reference), in skills' Markdown and in the
-    reference_files of the config (default AGENTS.md, CLAUDE.md, **/AGENTS.md). An archived
-    or absorbed name still answers: its referrers are what would dangle.
+    plain word such as `git` in prose is no reference) or listed in a frontmatter's
+    related_skills, in skills' Markdown and in the reference_files of the config (default
+    AGENTS.md, CLAUDE.md, **/AGENTS.md). An archived or absorbed name still answers: its
+    referrers are what would dangle.
+
+    Example: gitcurator refs pdf-forms   (before archiving it: who would be left dangling)
 
     Example: gitcurator refs pdf-forms --json
     """

@@ -60,7 +60,7 @@ def run(
     doc = applied.doc if applied else run_document(plan)
     branch = applied.branch if applied else None
     failure = failure_note(plan, doc, branch)
-    notes = tuple(f"gitcurator: warning: {p}" for p in plan.problems)
+    notes = tuple(f"gitcurator: warning: {p}" for p in (*plan.problems, *inputs.references.notes))
     return Result(
         code=EXIT_FAILURE if failure else EXIT_OK,
         text=pass_text(plan, doc, branch, dry_run=dry_run),

@@ -118,6 +118,8 @@ def _check_repo(
             only=selected,
             before_layout=before_layout,
         )
+        refs = worktree_reference_findings(repo, tree, selected, changes, config)
+        result = replace(result, findings=(*result.findings, *refs))
     else:
         result = check_tree(
             tree,

@@ -4,7 +4,8 @@ Each fold, in order, rewrites the references to its folded names in the files th
 when its commit is made: the other live skills' Markdown and the reference files that the
 load step's graph says refer to them, and the text files earlier umbrellas of the pass wrote.
 Skills the archive commit moved, folders folded before, the umbrella's own folder and
-executable files are left alone; a file an earlier fold rewrote is rewritten from that text.
+executable files are left alone (the last listed as left, for the report); a file an earlier
+fold rewrote is rewritten from that text.
 """
 
 from __future__ import annotations
@@ -39,9 +40,11 @@ def with_reference_rewrites(
         paths = _referring(inputs, u.folded, away) | {p for p in current if not _under(p, away)}
         rewritten: dict[str, bytes] = {}
         done: list[Rewrite] = []
+        left: list[str] = []
         for path in sorted(paths):
             text = _text(path, inputs, current)
             if text is None:
+                left += _where(inputs, u.folded, path)
                 continue
             new, rewrites = rewrite_references(text, path, renames)
             if rewrites:
@@ -50,7 +53,7 @@ def with_reference_rewrites(
         current.update(u.writes)
         current.update(rewritten)
         gone += folded
-        folds.append(replace(fold, rewritten=rewritten, references=tuple(done)))
+        folds.append(replace(fold, rewritten=rewritten, references=tuple(done), left=tuple(left)))
     return replace(umbrellas, folds=tuple(folds))
 
 
@@ -62,6 +65,14 @@ def _referring(inputs: PassInputs, names: Collection[str], away: Sequence[str]) 
         for ref in inputs.references.to(name)
         if ref.live and not _under(ref.path, away)
     }
+
+
+def _where(inputs: PassInputs, names: Collection[str], path: str) -> list[str]:
+    """`path:line` of each reference to one of `names` written in `path` (a file the fold
+    cannot rewrite: executable, a symlink, no UTF-8 text): what the report says is left."""
+    return sorted(
+        {ref.where for name in names for ref in inputs.references.to(name) if ref.path == path}
+    )
 
 
 def _text(path: str, inputs: PassInputs, current: Mapping[str, bytes]) -> str | None:

@@ -17,7 +17,7 @@ from gitcurator.statefiles import REFERENCES_CACHE, write_cache
 from gitcurator.store import ObjectID, Store
 from gitcurator.telemetry import ledger
 
-_VERSION = 1  # raised whenever what a candidate is changes
+_VERSION = 4  # raised whenever what a candidate is changes
 
 
 def tree_references(
@@ -30,9 +30,17 @@ def tree_references(
     """Who refers to which skill in the tree of `entries` (read through the cache)."""
     path = ledger.state_of(store) / REFERENCES_CACHE
     cache = _entries(path)
-    graph, fresh = scan_entries(
-        entries, store.read_blob, locations, config.reference_files, aliases, cache
-    )
+    globs = config.reference_files
+    try:
+        graph, fresh = scan_entries(entries, store.read_blob, locations, globs, aliases, cache)
+    except (TypeError, ValueError, AttributeError):
+        if not cache:
+            raise
+        # A cache whose digest matches but whose entries are no candidates (edited by hand, or
+        # by a tool that recomputed the digest): read every file again, as without one, and
+        # write the cache anew.
+        cache = {}
+        graph, fresh = scan_entries(entries, store.read_blob, locations, globs, aliases)
     # Content-addressed: the same blobs are the same entries, so the keys say it all.
     if fresh.keys() != cache.keys():
         write_cache(path, _document(fresh))
@@ -53,7 +61,10 @@ def _entries(path: Path) -> dict[str, list[Candidate] | str]:
         return {}
     if hashlib.sha1(text.encode()).hexdigest() != head.get("sha1"):
         return {}
-    files = json.loads(text)
+    try:
+        files = json.loads(text)
+    except ValueError:
+        return {}
     return files if isinstance(files, dict) else {}
 
 

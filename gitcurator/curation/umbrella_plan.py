@@ -67,6 +67,7 @@ class Fold:
     # References to its folded names elsewhere, rewritten in the same commit (path -> content).
     rewritten: Mapping[str, bytes] = field(default_factory=dict)
     references: tuple[Rewrite, ...] = ()
+    left: tuple[str, ...] = ()  # `path:line` of references it could not rewrite (no text file)
 
     def to_json(self, commit: str | None = None) -> dict[str, Any]:
         """As run.json lists it under `consolidations` (with its commit once written)."""
@@ -83,6 +84,8 @@ class Fold:
         }
         if self.references:  # only then: a fold with nothing to rewrite reads as before
             doc["references_rewritten"] = [r.to_json() for r in self.references]
+        if self.left:
+            doc["references_left"] = list(self.left)
         if commit is not None:
             doc["commit"] = commit
         return doc

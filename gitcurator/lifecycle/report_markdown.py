@@ -106,15 +106,21 @@ def _llm_sections(doc: Mapping[str, Any]) -> list[str]:
 def _rewrites(fold: Mapping[str, Any]) -> list[str]:
     """A fold's references rewritten to its umbrella, and the reminder about the rest."""
     done = fold.get("references_rewritten") or []
-    if not done:
+    left = fold.get("references_left") or []
+    if not done and not left:
         return []
-    lines = [f"  - references rewritten to {fold['umbrella']} ({len(done)}):"]
+    lines = [f"  - references rewritten to {fold['umbrella']} ({len(done)}):"] if done else []
     lines += [
         f"    - `{r['path']}:{r['line']}` ({r['kind']}): `{r['from']}` → `{r['to']}`"
         for r in done[:_SHOWN]
     ]
     if len(done) > _SHOWN:
         lines.append(f"    - and {len(done) - _SHOWN} more (run.json lists them all)")
+    if left:  # executable or no text: rewriting would change its mode or its bytes
+        shown = ", ".join(f"`{w}`" for w in left[:_SHOWN])
+        lines.append(
+            f"  - not rewritten (executable, a symlink or not text; edit by hand): {shown}"
+        )
     lines.append("  - references outside this repository are not rewritten")
     return lines
 

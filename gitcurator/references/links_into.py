@@ -81,6 +81,9 @@ def resolve_link(raw: str, here: str) -> str | None:
         return None
     if "%" in stripped:
         stripped = unquote(stripped)
+    # `..\pdf-forms\SKILL.md`, as written on Windows: the file it means, and where it points
+    # once rewritten (with `/`, which every renderer takes).
+    stripped = stripped.replace("\\", "/")
     target = posixpath.normpath(f"{here}/{stripped}" if here else stripped)
     if target in (".", "..") or target.startswith("../"):
         return None

@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 
+from gitcurator.references.related import RELATED, own_name_span, related_skills
 from gitcurator.skills.links import in_prose, prose_code_spans
 
 LINK, BACKTICKS, SKILL_PREFIX, SLASH, CODEX, PROSE = (
@@ -27,7 +28,7 @@ LINK, BACKTICKS, SKILL_PREFIX, SLASH, CODEX, PROSE = (
     "codex",
     "prose",
 )
-KINDS = (LINK, BACKTICKS, SKILL_PREFIX, SLASH, CODEX, PROSE)
+KINDS = (LINK, BACKTICKS, SKILL_PREFIX, SLASH, CODEX, PROSE, RELATED)
 # Forms that say "a skill" whatever the name: a name there that no skill has is reported.
 EXPLICIT = frozenset({SKILL_PREFIX})
 
@@ -38,7 +39,12 @@ _SKILL_PREFIX = re.compile(rf"skill:(?<![\w-]skill:)({_TOKEN})")
 _CODEX = re.compile(rf"\$(?<![\w$\\]\$)({_TOKEN})")
 # After a space, a quote, a bracket or the start only: `a/b`, `](/x)` and URLs are paths.
 _SLASH = re.compile(rf"/(?<![^\s`\"'\[]/)({_TOKEN})(?![\w/.-])")
-_PROSE = re.compile(r"(?<![\w./$:@#\\-])[^\W_]+(?:-[^\W_]+)+(?![\w-]|\.\w|/)")
+# Not after `=`, `?`, `&` or `%` (a URL's query) nor before `@` or `=` (an address, a package's
+# version, a setting): rewritten, each would break what it is part of.
+_PROSE = re.compile(r"(?<![\w./$:@#\\=?&%-])[^\W_]+(?:-[^\W_]+)+(?![\w@=-]|\.\w|/)")
+# The rest of a URL after its `://`: found from `://` (a pattern starting with the scheme's
+# letters would be tried at every position of every body).
+_URL_REST = re.compile(r"[^\s<>\"'`]*")
 _LONGEST = 200  # a code span longer than this names no skill
 _PREFIXED = ((_SKILL_PREFIX, SKILL_PREFIX, "skill:"), (_SLASH, SLASH, "/"), (_CODEX, CODEX, "$"))
 
@@ -85,7 +91,42 @@ def candidate_mentions(text: str) -> list[Mention]:
     for match in _hyphenated(text):
         if in_prose(text, match.start()):
             found.append(Mention(match.group(0), PROSE, match.start(), match.end()))
+    related = [Mention(name, RELATED, at, at + len(name)) for name, at in related_skills(text)]
+    if related:
+        listed = {(m.start, m.end) for m in related}
+        found = [m for m in found if (m.start, m.end) not in listed] + related
+    own = own_name_span(text)
+    if own is not None:
+        found = [m for m in found if not own[0] <= m.start < own[1]]
     found.sort(key=lambda m: (m.start, m.end))
+    return _outside_urls(text, found) if "://" in text else found
+
+
+def _outside_urls(text: str, found: list[Mention]) -> list[Mention]:
+    """The mentions not inside a URL (`https://example.com/?q=pdf-forms`)."""
+    urls = _urls(text)
+    starts = [start for start, _ in urls]
+    kept = []
+    for m in found:
+        i = bisect.bisect_right(starts, m.start) - 1
+        if i < 0 or m.start >= urls[i][1]:
+            kept.append(m)
+    return kept
+
+
+def _urls(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every bare URL of `text` (a scheme, `://`, then no space or quote)."""
+    found: list[tuple[int, int]] = []
+    at = text.find("://")
+    while at != -1:
+        start = at
+        while start and (text[start - 1].isalnum() or text[start - 1] in "+.-"):
+            start -= 1
+        match = _URL_REST.match(text, at + 3)
+        end = match.end() if match is not None else at + 3
+        if start < at:
+            found.append((start, end))
+        at = text.find("://", max(end, at + 3))
     return found
 
 
@@ -100,6 +141,11 @@ def known_name(kind: str, token: str, names: Collection[str], any_prefixed: bool
 
 
 _PREFIX_KINDS = frozenset({SKILL_PREFIX, SLASH, CODEX})
+
+
+def is_prose_name(name: str) -> bool:
+    """Whether `name`, written in prose, is a mention (a hyphenated word)."""
+    return _PROSE.fullmatch(name) is not None
 
 
 def _hyphenated(text: str) -> Iterator[re.Match[str]]:

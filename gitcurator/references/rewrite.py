@@ -11,13 +11,26 @@ pointed at the umbrella (its SKILL.md, or the support file where the fold re-hom
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from urllib.parse import quote
 
 from gitcurator.references.links_into import FolderIndex, link_mentions
-from gitcurator.references.mentions import LINK, line_finder, name_mentions, non_overlapping
+from gitcurator.references.mentions import (
+    LINK,
+    PROSE,
+    is_prose_name,
+    line_finder,
+    name_mentions,
+    non_overlapping,
+)
+from gitcurator.references.related import frontmatter_end
 from gitcurator.skills.document import SKILL_FILE, SKILL_FILE_LOWER
 from gitcurator.umbrella.paths import rehomed_path
+
+# What a link destination outside `<...>` cannot hold as written (a space ends it).
+_BARE_UNSAFE = re.compile(r"[\s()<>%]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +77,16 @@ class Rewrite:
         return f"{self.path}:{self.line} ({self.kind}): {self.before} -> {self.after}"
 
 
+def _as_written(kind: str, name: str, in_body: bool) -> str:
+    """The umbrella's name in a mention's form: in a body's prose, a name that is no
+    hyphenated word (`pdf`, `PDF Tools`) is put in backticks, or the reference would be a
+    plain word after the rewrite, which no later scan counts (`refs`, the archive's check).
+    Not in frontmatter: YAML refuses a value starting with a backtick."""
+    if kind == PROSE and in_body and not is_prose_name(name):
+        return f"`{name}`"
+    return name
+
+
 def rewrite_references(text: str, path: str, renames: Renames) -> tuple[str, list[Rewrite]]:
     """`text` (the file at `path`) with every reference to a folded name or into a folded
     folder pointed at the umbrella, and what was rewritten."""
@@ -71,14 +94,18 @@ def rewrite_references(text: str, path: str, renames: Renames) -> tuple[str, lis
     here = posixpath.dirname(path)
     spans: dict[tuple[int, int], tuple[str, str]] = {}  # (start, end) -> (kind, new text)
     mentions = name_mentions(text, renames.names)
+    body = frontmatter_end(text)
     for m in mentions:
-        spans[(m.start, m.end)] = (m.kind, renames.names[m.name])
+        new_name = renames.names[m.name]
+        spans[(m.start, m.end)] = (m.kind, _as_written(m.kind, new_name, m.start >= body))
     links = list(link_mentions(text, path, index))
     for m, target in links:
         folder = index.owner(target)
         assert folder is not None  # link_mentions yields links into the index's folders only
         raw = text[m.start : m.end]
         new = posixpath.relpath(renames.new_path(target, folder), here or ".")
+        if not (m.start and text[m.start - 1] == "<"):
+            new = _BARE_UNSAFE.sub(lambda c: quote(c.group()), new)
         spans[(m.start, m.end)] = (LINK, new + ("/" if raw.endswith("/") else ""))
     if not spans:
         return text, []

@@ -154,7 +154,7 @@ def _read_file(full: str, rel: str) -> FileEntry:
     if stat.S_ISLNK(st.st_mode):
         return FileEntry(rel, st.st_size, link_target=os.readlink(full))
     data = None
-    if st.st_size <= MAX_LOADED_BYTES:
+    if st.st_size <= MAX_LOADED_BYTES and stat.S_ISREG(st.st_mode):  # a FIFO blocks for good
         with open(full, "rb") as f:
             data = f.read()
     return FileEntry(rel, st.st_size, bool(st.st_mode & 0o111), data=data)

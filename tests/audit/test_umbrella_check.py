@@ -168,3 +168,57 @@ def test_what_the_pass_would_have_refused_is_refused(change: dict[str, Any], pro
     found = umbrella_guard_problem(umbrella(**change), GUARDS)
     assert found is not None and problem in found, found
     assert found.startswith("commit abc123def456 ")
+
+
+def _rewrite(path: str, old: str, new: str) -> UmbrellaCommit:
+    """The umbrella, with `path` (outside it) edited in place from `old` to `new`."""
+    entries = (blob(old), FILE), (blob(new), FILE)
+    return umbrella(files={path: entries}, rewritten=(path,))
+
+
+def test_a_file_rewritten_exactly_as_the_pass_would_passes() -> None:
+    old = "Use `pdf-tables`, skill:pdf-images and [t](pdf-tables/SKILL.md#x).\n"
+    new = "Use `pdf-extraction`, skill:pdf-extraction and [t](pdf-extraction/SKILL.md#x).\n"
+    assert umbrella_guard_problem(_rewrite("AGENTS.md", old, new), GUARDS) is None
+    front = "---\nname: pdf-user\ndescription: Uses pdf-tables.\n---\n\nSee `pdf-images`.\n"
+    after = front.replace("pdf-tables", "pdf-extraction").replace("pdf-images", "pdf-extraction")
+    assert umbrella_guard_problem(_rewrite("pdf-user/SKILL.md", front, after), GUARDS) is None
+
+
+@pytest.mark.parametrize(
+    ("path", "old", "new", "problem"),
+    [
+        # Where the pass rewrites nothing: a code block, a URL, a name it does not fold.
+        (
+            "AGENTS.md",
+            "Use `pdf-tables`.\n```\npdf-tables --all\n```\n",
+            "Use `pdf-extraction`.\n```\npdf-extraction --all\n```\n",
+            "not only to rewrite references",
+        ),
+        (
+            "AGENTS.md",
+            "Use `pdf-tables` (https://example.com/?q=pdf-tables).\n",
+            "Use `pdf-extraction` (https://example.com/?q=pdf-extraction).\n",
+            "not only to rewrite references",
+        ),
+        (
+            "AGENTS.md",
+            "Use `pdf-tables` or `pdf-user`.\n",
+            "Use `pdf-extraction` or `pdf-extraction`.\n",
+            "not only to rewrite references",
+        ),
+        ("AGENTS.md", "Use `pdf-user`.\n", "Use `pdf-user`.\n", "not only to rewrite"),
+        # Files a fold never rewrites: no reference file, a script of a live skill, a file
+        # set aside, an archived skill's Markdown.
+        ("docs/notes.md", "`pdf-tables`", "`pdf-extraction`", "neither a live skill's"),
+        ("pdf-user/run.sh", "`pdf-tables`", "`pdf-extraction`", "neither a live skill's"),
+        (".curator/AGENTS.md", "`pdf-tables`", "`pdf-extraction`", "neither a live skill's"),
+        (".archive/x/AGENTS.md", "`pdf-tables`", "`pdf-extraction`", "neither a live skill's"),
+    ],
+)
+def test_an_edit_outside_the_umbrella_that_is_not_the_rewrite_is_refused(
+    path: str, old: str, new: str, problem: str
+) -> None:
+    found = umbrella_guard_problem(_rewrite(path, old, new), GUARDS)
+    assert found is not None and problem in found, found
+    assert f"edits {path} outside umbrella pdf-extraction" in found

@@ -151,3 +151,61 @@ def test_a_crafted_fold_cannot_smuggle_other_edits(
     assert f"edits {path} outside umbrella documents/pdf-extraction" in result.err
     assert said in result.err
     assert _show(repo, "main:AGENTS.md") == AGENTS
+
+
+@pytest.mark.parametrize(
+    ("craft", "said"),
+    [
+        # The exact rewrite, but the file made executable: a mode change is no rewrite.
+        (
+            lambda repo: (
+                (repo / "AGENTS.md").chmod(0o755),
+                git("add", "AGENTS.md", cwd=repo),
+            ),
+            "AGENTS.md",
+        ),
+        # A new reference file holding what a rewrite would write.
+        (
+            lambda repo: (
+                (repo / "team").mkdir(),
+                (repo / "team/AGENTS.md").write_text(AGENTS),
+                git("add", "team/AGENTS.md", cwd=repo),
+            ),
+            "team/AGENTS.md",
+        ),
+    ],
+)
+def test_a_crafted_fold_cannot_make_a_file_executable_or_add_one_outside(
+    repo: Path, craft: Any, said: str
+) -> None:
+    doc = run_json(repo, "--consolidate")
+    branch = doc["branch"]
+    git("checkout", "-q", f"{branch}~1", cwd=repo)
+    craft(repo)
+    git("commit", "-q", "--amend", "--no-edit", cwd=repo)
+    git("cherry-pick", branch, cwd=repo)
+    git("branch", "-f", branch, "HEAD", cwd=repo)
+    git("checkout", "-q", "main", cwd=repo)
+    result = run_cli("merge", doc["run_id"], "-C", str(repo))
+    assert result.code == 1, result
+    assert f"changes {said} outside umbrella documents/pdf-extraction" in result.err
+    assert _show(repo, "main:AGENTS.md") == AGENTS
+    assert git("ls-tree", "main", "AGENTS.md", cwd=repo).stdout.startswith("100644")
+
+
+def test_a_reference_in_an_executable_file_is_left_and_reported(repo: Path) -> None:
+    script = repo / "guides/pdf-guide/steps.md"
+    script.write_text("Run `pdf-extract-tables` first.\n")
+    script.chmod(0o755)
+    git("add", "guides/pdf-guide/steps.md", cwd=repo)
+    git("commit", "-qm", "steps", cwd=repo)
+    doc = run_json(repo, "--consolidate")
+    [fold] = doc["consolidations"]
+    # Rewriting it would change its mode (merge refuses that) or leave it executable with
+    # new bytes: it is left as it is, and said, so it does not dangle unnoticed.
+    assert fold["references_left"] == ["guides/pdf-guide/steps.md:1"]
+    report = _show(repo, f"{doc['branch']}:{doc['report']}")
+    assert "not rewritten (executable, a symlink or not text; edit by hand): " in report
+    assert "`guides/pdf-guide/steps.md:1`" in report
+    ok(repo, "merge", doc["run_id"])
+    assert script.read_text() == "Run `pdf-extract-tables` first.\n"

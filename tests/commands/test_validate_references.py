@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from support.references import committed_library, ok
-from support.repos import run_cli
+from support.repos import git, run_cli
 
 
 @pytest.fixture
@@ -46,3 +49,41 @@ def test_validate_of_one_skill_warns_only_about_its_files(repo: Path) -> None:
     rules = [(f["path"], f["rule"]) for f in json.loads(result.out)["findings"]]
     assert ("AGENTS.md", "reference-archived") not in rules
     assert ("live-skill/SKILL.md", "reference-archived") in rules
+
+
+def test_the_hook_warns_about_references_in_what_the_commit_changes(repo: Path) -> None:
+    (repo / "live-skill/notes.md").write_text("Then load skill:old-skill.\n")
+    (repo / "CLAUDE.md").write_text("Use `old-skill`.\n")
+    git("add", "live-skill/notes.md", "CLAUDE.md", cwd=repo)
+    result = run_cli("validate", "--staged", "--json", "-C", str(repo))
+    assert result.code == 0, result  # warnings: the commit is not refused
+    found = [
+        (f["path"], f["line"], f["rule"])
+        for f in json.loads(result.out)["findings"]
+        if f["rule"].startswith("reference-")
+    ]
+    # AGENTS.md and live-skill/SKILL.md refer to old-skill too, but the commit does not
+    # change them: the hook reads only what it commits.
+    assert found == [
+        ("CLAUDE.md", 1, "reference-archived"),
+        ("live-skill/notes.md", 1, "reference-archived"),
+    ]
+    staged_one = run_cli("validate", "--staged", "CLAUDE.md", "--json", "-C", str(repo))
+    rules = [(f["path"], f["rule"]) for f in json.loads(staged_one.out)["findings"]]
+    assert ("live-skill/notes.md", "reference-archived") not in rules
+
+
+def test_a_fifo_named_as_a_reference_file_is_skipped_not_waited_on(repo: Path) -> None:
+    os.mkfifo(repo / "CLAUDE.md")  # untracked, as a tool's named pipe would be
+    os.mkfifo(repo / "live-skill" / "pipe.md")
+    # A real process with a deadline: reading a FIFO blocked validate for good.
+    done = subprocess.run(
+        [sys.executable, "-m", "gitcurator", "validate", "--json", "-C", str(repo)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    rules = [(f["path"], f["rule"]) for f in json.loads(done.stdout)["findings"]]
+    assert ("AGENTS.md", "reference-archived") in rules

@@ -3,13 +3,16 @@ past, a dry run writes none."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from support.references import committed_library, ok
+from support.repos import git, run_cli
 
-from gitcurator.curation.reference_cache import tree_references
+from gitcurator.curation.reference_cache import _VERSION, tree_references
 from gitcurator.library import open_repo
 from gitcurator.skills.document import find_skills
 from gitcurator.statefiles import REFERENCES_CACHE
@@ -63,3 +66,40 @@ def test_a_dry_run_writes_no_cache_and_refs_does(repo: Path) -> None:
     assert not _cache(repo).exists()
     ok(repo, "refs", "pdf-forms")
     assert _cache(repo).exists()
+
+
+def _forge(repo: Path, text: str) -> None:
+    """A cache whose digest matches `text` (what a tool recomputing it would write)."""
+    digest = hashlib.sha1(text.encode()).hexdigest()
+    _cache(repo).write_text(json.dumps({"version": _VERSION, "sha1": digest}) + "\n" + text)
+
+
+@pytest.mark.parametrize(
+    "forged",
+    [
+        lambda keys: json.dumps({k: [["link", None, 1], [1, 2, "x"]] for k in keys}),
+        lambda keys: json.dumps({k: 5 for k in keys}),
+        lambda keys: json.dumps({k: {"kind": "link"} for k in keys}),
+        lambda keys: '{"a": [1',
+    ],
+)
+def test_a_cache_whose_digest_matches_but_holds_no_candidates_is_read_past(
+    repo: Path, forged: Callable[[list[str]], str]
+) -> None:
+    first, _ = _scan(repo)
+    _, _, text = _cache(repo).read_text().partition("\n")
+    _forge(repo, forged(list(json.loads(text))))
+    assert _scan(repo) == (first, 3)  # it was an internal error (exit 3)
+    assert _scan(repo) == (first, 0)  # and the cache is whole again
+    _forge(repo, forged(list(json.loads(text))))
+    assert run_cli("refs", "pdf-forms", "-C", str(repo)).code == 0
+
+
+def test_a_pass_says_which_reference_files_it_could_not_read(repo: Path) -> None:
+    # Unread, CLAUDE.md keeps nothing from the archive: the pass must say so, not be silent.
+    (repo / "CLAUDE.md").write_bytes(b"Use `pdf-forms`.\n\xff\xfe\n")
+    git("add", "CLAUDE.md", cwd=repo)
+    git("commit", "-qm", "claude", cwd=repo)
+    result = run_cli("run", "--dry-run", "-C", str(repo))
+    assert result.code == 0, result
+    assert "gitcurator: warning: CLAUDE.md: skipped, not UTF-8 text" in result.err

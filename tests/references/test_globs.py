@@ -24,10 +24,36 @@ from gitcurator.references.globs import DEFAULT_REFERENCE_FILES, glob_problem, m
         ("jobs/jb.md", ("jobs/j[0-9].md",), False),
         ("jobs/j5.md", ("jobs/j[0-9].md",), True),
         ("a+b.md", ("a+b.md",), True),
+        # Globs matched folder by folder (two `**` or two `*` in a name): the same meaning.
+        ("a/b/c/x.md", ("**/b/**/x.md",), True),
+        ("b/x.md", ("**/b/**/x.md",), True),
+        ("a/c/x.md", ("**/b/**/x.md",), False),
+        ("docs/a/b", ("docs/**/**",), True),
+        ("docs", ("docs/**/**",), False),
+        ("x-a-b.md", ("*-*-*.md",), True),
+        ("x-a.md", ("*-*-*.md",), False),
+        ("j5-x.md", ("[!a-c]*-*",), True),
+        ("b5-x.md", ("[!a-c]*-*",), False),
     ],
 )
 def test_matches(path: str, globs: tuple[str, ...], expected: bool) -> None:
     assert matches_any(path, globs) is expected
+
+
+@pytest.mark.parametrize(
+    ("glob", "miss", "hit"),
+    [
+        ("**/**/**/**/**/**/**/**/x.md", "a/" * 30 + "y.md", "a/" * 30 + "x.md"),
+        ("*a*a*a*a*a*a*a*b", "a" * 200, "a" * 200 + "b"),
+        ("**/*a*a*a*a*a*a*b/**", "a/" * 40 + "a" * 200 + "/x", "a/" * 40 + "a" * 200 + "b/x"),
+    ],
+)
+def test_a_glob_that_would_backtrack_is_matched_in_linear_steps(
+    glob: str, miss: str, hit: str
+) -> None:
+    # As one regex each took from seconds to hours per path (a pass tests every path).
+    assert not matches_any(miss, [glob])
+    assert matches_any(hit, [glob])
 
 
 @pytest.mark.parametrize(

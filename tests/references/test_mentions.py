@@ -54,3 +54,29 @@ def test_an_unknown_name_counts_only_in_the_skill_prefix_form_when_asked() -> No
     assert name_mentions(text, NAMES) == []
     found = name_mentions(text, NAMES, any_prefixed=True)
     assert [(m.name, m.kind) for m in found] == [("nowhere", "skill-prefix")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Hermes's frontmatter: one-word names listed as related skills are references.
+        (
+            "---\nname: x\nmetadata:\n  hermes:\n    related_skills: [git, 'docs', \"pdf-forms\"]\n"
+            "---\n\nUse git and docs.\n",
+            [("git", "related"), ("docs", "related"), ("pdf-forms", "related")],
+        ),
+        (
+            "---\r\nname: x\r\nrelated_skills:\r\n  - test\r\n  - pdf-forms  # the forms\r\n"
+            "other: docs\r\n---\r\n",
+            [("test", "related"), ("pdf-forms", "related")],
+        ),
+        ("---\nname: x\nrelated_skills: []\n---\ngit\n", []),
+        # Only in frontmatter: the same line in a body is prose.
+        ("# x\n\nrelated_skills: [git, pdf-forms]\n", [("pdf-forms", "prose")]),
+    ],
+)
+def test_the_related_skills_of_frontmatter(text: str, expected: list[tuple[str, str]]) -> None:
+    found = name_mentions(text, NAMES)
+    assert [(m.name, m.kind) for m in found] == expected
+    for m in found:
+        assert text[m.start : m.end] == m.name
