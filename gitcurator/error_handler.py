@@ -5,17 +5,27 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import sys
 from collections.abc import Callable
 from typing import NoReturn
 
-from gitcurator.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, CuratorError
+from gitcurator.errors import (
+    EXIT_FAILURE,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    CuratorError,
+)
 
 
 def error_line(message: str) -> str:
     """The line on stderr that says a command failed and why."""
     return f"gitcurator: error: {message}"
+
+
+_OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
 
 def guarded(command: Callable[[], int]) -> int:
@@ -51,16 +61,46 @@ def _code_of(command: Callable[[], int]) -> int:
         with contextlib.suppress(OSError):
             sys.stderr.close()
         return EXIT_OK
-    except Exception as exc:
-        if _caused_by_interrupt(exc):
-            return interrupted()
-        log = _write_crash_log(exc)
+    except KeyError as exc:
+        missing = _missing_object(exc)
+        if missing is None or _caused_by_interrupt(exc):
+            return _internal(exc)
+        # dulwich's word for an object its store lacks (a shallow or partial clone, a fetch
+        # that did not bring it, a damaged store): the repository's state, not a bug of ours.
         print(
-            f"gitcurator: internal error: {type(exc).__name__}: {exc}\n"
-            f"details: {log}\nplease report it with that file",
+            error_line(
+                f"object {missing} is not in this repository's object store (a shallow or "
+                "partial clone, or a damaged store), so the command stopped; `git fsck` names "
+                "what is missing: fetch it again (`git fetch`, `gitcurator sync`) or restore "
+                "the repository from a copy"
+            ),
             file=sys.stderr,
         )
-        return EXIT_INTERNAL
+        return EXIT_FAILURE
+    except Exception as exc:
+        return _internal(exc)
+
+
+def _missing_object(exc: KeyError) -> str | None:
+    """The object id a KeyError names when it is dulwich's missing object, else None."""
+    if len(exc.args) != 1:
+        return None
+    found = exc.args[0]
+    text = found.decode("ascii", "replace") if isinstance(found, bytes) else str(found)
+    return text if _OBJECT_ID.fullmatch(text) else None
+
+
+def _internal(exc: Exception) -> int:
+    """A bug: exit 3 and a crash log (unless an interrupt caused it)."""
+    if _caused_by_interrupt(exc):
+        return interrupted()
+    log = _write_crash_log(exc)
+    print(
+        f"gitcurator: internal error: {type(exc).__name__}: {exc}\n"
+        f"details: {log}\nplease report it with that file",
+        file=sys.stderr,
+    )
+    return EXIT_INTERNAL
 
 
 def interrupted() -> int:

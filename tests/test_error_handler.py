@@ -73,3 +73,23 @@ def test_lock_files_an_interrupted_command_created_are_removed(tmp_path: Path) -
 
     assert guarded(interrupted_write) == 130
     assert not lock.exists()
+
+
+def test_an_object_missing_from_the_store_is_the_repository_s_state_exit_1(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    sha = b"5c62ded141a499df6fb2894ef68790ffd060feeb"
+    assert guarded(lambda: _raise(KeyError(sha))) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"gitcurator: error: object {sha.decode()} is not in this repository")
+    assert "git fsck" in err
+
+
+@pytest.mark.parametrize("key", ["name", b"not-an-object-id", ("a", "b")])
+def test_any_other_key_error_is_still_a_bug(
+    capsys: pytest.CaptureFixture[str], key: object
+) -> None:
+    assert guarded(lambda: _raise(KeyError(key))) == 3
+    log = re.search(r"details: (\S+)", capsys.readouterr().err)
+    assert log
+    Path(log.group(1)).unlink()
