@@ -37,6 +37,7 @@ PURE_MODULES = {
     "telemetry/records.py",
     "telemetry/screen.py",
     "progress.py",
+    "json_values.py",
 }
 
 # Third-party and standard modules that reach outside the process, or are other rooms' tools.

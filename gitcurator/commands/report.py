@@ -22,7 +22,8 @@ from gitcurator.curation.catalogue_cache import head_catalogue
 from gitcurator.errors import JSON_READ_ERRORS, CuratorError
 from gitcurator.health.model import PassRecord, build_page
 from gitcurator.health.page import TEMPLATE, render_page
-from gitcurator.health.usage_weeks import UseDelta, is_count, use_delta, weekly_heat
+from gitcurator.health.usage_weeks import UseDelta, use_delta, weekly_heat
+from gitcurator.json_values import is_count
 from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.lifecycle.inventory import SkillRow
 from gitcurator.lifecycle.report import run_paths

@@ -10,7 +10,8 @@ from datetime import datetime
 from typing import Any
 
 from gitcurator.audit.trail import PENDING, Entry
-from gitcurator.health.usage_weeks import HeatMap, is_count
+from gitcurator.health.usage_weeks import HeatMap
+from gitcurator.json_values import is_count
 from gitcurator.lifecycle.catalogue_cost import CatalogueCost
 from gitcurator.lifecycle.inventory import SkillRow
 from gitcurator.timeutil import format_time

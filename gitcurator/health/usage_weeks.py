@@ -13,9 +13,9 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TypeGuard
 
 from gitcurator.errors import UsageError
+from gitcurator.json_values import is_count
 from gitcurator.telemetry.records import UsageRecord
 from gitcurator.telemetry.sources import uses_by_source
 from gitcurator.timeutil import parse_time
@@ -54,12 +54,6 @@ class HeatMap:
     def sources(self) -> tuple[str, ...]:
         """Every source some shown row has uses from, sorted."""
         return tuple(sorted({s for row in self.rows for s in row.sources}))
-
-
-def is_count(value: object) -> TypeGuard[int]:
-    """Whether a stored `value` is a count: an int a float can hold, not a bool, not below 0
-    (JSON lets a hand-edited note say NaN, Infinity or a 400-digit number)."""
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 1 << 53
 
 
 def use_delta(

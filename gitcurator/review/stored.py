@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any, TypeGuard
+from typing import Any
 
+from gitcurator.json_values import is_count
 from gitcurator.lifecycle.catalogue_cost import CatalogueCost
 from gitcurator.lifecycle.rules import ACTIVE, ARCHIVED, STALE
 from gitcurator.review.model import Folded, Moved, PassReview, Restored, UmbrellaReview
@@ -147,21 +148,16 @@ def _demote_targets(llm: object, cluster: str, umbrella: str) -> dict[str, str]:
 def _counts(value: object) -> dict[str, int]:
     if not isinstance(value, dict):
         return {}
-    return {str(k): v for k, v in sorted(value.items()) if _count(v)}
+    return {str(k): v for k, v in sorted(value.items()) if is_count(v)}
 
 
 def _cost(value: object) -> CatalogueCost | None:
     if not isinstance(value, dict):
         return None
     skills, tokens, tokenizer = value.get("skills"), value.get("tokens"), value.get("tokenizer")
-    if _count(skills) and _count(tokens) and isinstance(tokenizer, str):
+    if is_count(skills) and is_count(tokens) and isinstance(tokenizer, str):
         return CatalogueCost(skills, tokens, tokenizer)
     return None
-
-
-def _count(value: object) -> TypeGuard[int]:
-    # A count a float can hold: a 400-digit one would stop a share from being computed.
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 1 << 53
 
 
 def _list(value: object) -> list[Any]:
