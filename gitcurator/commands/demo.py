@@ -100,6 +100,8 @@ def _next_steps(target: Path, run_id: str | None, now: str | None) -> str:
     replay = f" --now {now}" if now else ""  # judge states as of the demo's time
     report = f"curator/{run}:.curator/runs/{run}/REPORT.md"
     steps = [
+        (f"gitcurator -C {where} review", "the pass in one screen (--diff: what changes)"),
+        (f"gitcurator -C {where} report --html", "the library's health page, for a browser"),
         (f"git -C {where} show {report}", "the pass's full report"),
         (f"git -C {where} log --oneline --all", "the history: skills learned, notes, the pass"),
         (f"gitcurator -C {where} list{replay}", "every skill with state, origin, pin, usage"),

@@ -50,7 +50,8 @@ def pass_text(plan: PassPlan, doc: Mapping[str, Any], branch: str | None, *, dry
     else:
         lines.append(
             f"branch {branch} holds the pass; review it with "
-            f"`git log --stat {plan.inputs.base_branch}..{branch}`, then "
+            f"`gitcurator review {plan.run_id}` (or `git log --stat "
+            f"{plan.inputs.base_branch}..{branch}`), then "
             f"`gitcurator merge {plan.run_id}` (will change the default branch only then)"
         )
     return _lines(*lines)

@@ -34,8 +34,8 @@ def test_a_real_run_says_where_to_review_it() -> None:
     plan = plan_pass(pass_inputs(*sibling_library("pdf-extract-tables", idle=("old-notes",))))
     last = _text(plan, f"curator/{RUN}", False).splitlines()[-1]
     assert last == (
-        f"branch curator/{RUN} holds the pass; review it with "
-        f"`git log --stat main..curator/{RUN}`, then `gitcurator merge {RUN}` "
+        f"branch curator/{RUN} holds the pass; review it with `gitcurator review {RUN}` "
+        f"(or `git log --stat main..curator/{RUN}`), then `gitcurator merge {RUN}` "
         "(will change the default branch only then)"
     )
 
