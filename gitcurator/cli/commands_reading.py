@@ -157,7 +157,7 @@ def clusters(start: Path, now: str | None, as_json: bool) -> int:
 
 
 @cli.command()
-@click.argument("query")
+@click.argument("query", nargs=-1, required=True)
 @click.option("--archived", is_flag=True, help="Search archived skills too (marked as such).")
 @click.option(
     "--limit",
@@ -168,15 +168,17 @@ def clusters(start: Path, now: str | None, as_json: bool) -> int:
 )
 @json_option
 @repo_option
-def search(start: Path, query: str, archived: bool, limit: int, as_json: bool) -> int:
+def search(start: Path, query: tuple[str, ...], archived: bool, limit: int, as_json: bool) -> int:
     """Skills ranked by how well their wording matches QUERY.
+
+    QUERY is one or more words, quoted or not.
 
     Uses the wording model `clusters` uses (name, description, start of the body), over the
     default branch. With --archived, archived skills are ranked too, each with the command
     that restores it. The index is cached by the branch's tree, so repeated searches are fast.
 
-    Example: gitcurator search "extract tables from pdf" --archived --limit 5
+    Example: gitcurator search extract tables from pdf --archived --limit 5
     """
     from gitcurator.commands.search import search as run
 
-    return emit(run(start, query, archived=archived, limit=limit), as_json=as_json)
+    return emit(run(start, " ".join(query), archived=archived, limit=limit), as_json=as_json)

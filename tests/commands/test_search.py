@@ -3,6 +3,7 @@ never the reason for an answer."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -191,3 +192,12 @@ def test_a_skill_whose_object_is_missing_is_found_by_its_name_and_record_still_w
     assert found.code == 0 and "pdf-merge" in found.out
     assert run_cli("search", "pdf", "--archived", "-C", r).code == 0
     assert run_cli("record", "use", "pdf-merge", "-C", r).code == 0
+
+
+def test_a_query_of_several_unquoted_words_is_one_query(library_repo: Path) -> None:
+    # `gitcurator search pdf tables` was a usage error (QUERY took one argument).
+    quoted = run_cli("search", "pdf tables", "--json", "-C", str(library_repo))
+    words = run_cli("search", "pdf", "tables", "--json", "-C", str(library_repo))
+    assert words.code == 0, words
+    assert json.loads(words.out)["results"] == json.loads(quoted.out)["results"]
+    assert run_cli("search", "-C", str(library_repo)).code == 2  # no query at all
