@@ -4,6 +4,7 @@ encoding is already on disk, else the documented estimate (lifecycle/catalogue_c
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import tempfile
 from functools import cache
@@ -48,9 +49,9 @@ def token_counter() -> tuple[TokenCounter, str]:
     """(count, tokenizer name): the best counter available offline."""
     if os.environ.get("GITCURATOR_TOKENIZER") != ESTIMATE and _cached_encoding_present():
         try:
-            import tiktoken
-
-            encoding = tiktoken.get_encoding(ENCODING)
+            # Optional and untyped where it is missing: imported by name, so neither mypy nor
+            # a venv without it (CI installs only the test extra) needs it.
+            encoding = importlib.import_module("tiktoken").get_encoding(ENCODING)
         except Exception:  # a broken install or cache file: the estimate still answers
             pass
         else:
