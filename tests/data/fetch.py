@@ -210,10 +210,30 @@ def github_library(name: str) -> Path:
             raise FetchError(f"cannot export {pin.repo}@{pin.commit[:12]} from {mirror}: {why}")
         staging = Path(tmp) / "library"
         with tarfile.open(archive) as tar:
-            tar.extractall(staging, filter="data")
+            _extract(tar, staging)
         _count(staging, pin.skill_files, f"{pin.repo}@{pin.commit[:12]}")
         _publish(staging, library)
     return library
+
+
+def _extract(
+    tar: tarfile.TarFile, dest: str | Path, members: list[tarfile.TarInfo] | None = None
+) -> None:
+    """Extract with tarfile's 'data' filter (no absolute paths, no `..`, no links leaving the
+    folder, no device files); Pythons before 3.11.4 (Debian 12's 3.11.2) lack the filter, so
+    there the same refusals are made here first."""
+    if hasattr(tarfile, "data_filter"):
+        tar.extractall(dest, members=members, filter="data")
+        return
+    chosen = tar.getmembers() if members is None else members
+    for m in chosen:
+        parts = Path(m.name).parts
+        link = Path(m.linkname).parts if (m.issym() or m.islnk()) else ()
+        if m.name.startswith("/") or ".." in parts or m.isdev() or ".." in link:
+            raise FetchError(f"refusing the archive member {m.name!r}: it would leave the folder")
+        if link and m.linkname.startswith("/"):
+            raise FetchError(f"refusing the archive member {m.name!r}: an absolute link")
+    tar.extractall(dest, members=chosen)
 
 
 def _mirror(repo: str) -> Path:
@@ -244,7 +264,7 @@ def npm_library(name: str) -> Path:
     prefix = f"package/{pin.folder}/"
     with tempfile.TemporaryDirectory(dir=home) as tmp, tarfile.open(tarball) as tar:
         members = [m for m in tar.getmembers() if m.name.startswith(prefix)]
-        tar.extractall(tmp, members=members, filter="data")
+        _extract(tar, tmp, members)
         staging = Path(tmp) / "package" / pin.folder
         _count(staging, pin.skill_files, f"{pin.package}@{pin.version}")
         _publish(staging, library)
@@ -309,7 +329,7 @@ def _extract_library(sdist: Path, library: Path) -> None:
     with tempfile.TemporaryDirectory(dir=library.parent) as tmp, tarfile.open(sdist) as tar:
         members = [m for m in tar.getmembers() if m.name.startswith(wanted)]
         # filter='data' refuses absolute paths, `..`, links leaving the folder and device files.
-        tar.extractall(tmp, members=members, filter="data")
+        _extract(tar, tmp, members)
         staging = Path(tmp) / "library"
         staging.mkdir()
         for folder in HERMES_FOLDERS:
