@@ -1,4 +1,5 @@
-"""`gitcurator show NAME`: one skill, where it is, its state, provenance and usage."""
+"""`gitcurator show NAME`: one skill, where it is, its state, provenance (with the upstream
+source of a skill `add` took in) and usage."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 from gitcurator.commands.skill_rows import load_rows
 from gitcurator.library import open_repo
 from gitcurator.output import Result, failed
+from gitcurator.telemetry import ledger
 from gitcurator.telemetry.names import known_names
 
 
@@ -19,10 +21,14 @@ def show(start: Path, name: str, *, now: str | None) -> Result:
         if row is None:
             target = known_names(repo).get(name)
             row = next((r for r in loaded.rows if r.name == target), None)
+        record = ledger.load(repo.store).records.get(row.name) if row is not None else None
     if row is None:
         missing = f"no skill named {name} in this repository (see `gitcurator list`)"
         return failed(missing, notes=loaded.warnings)
     doc = row.to_json()
+    if record is not None and record.source is not None:
+        # Where `add` took it from (url, path in the source, ref, commit): what `update` follows.
+        doc["upstream"] = dict(record.source.value)
     width = max(len(k) for k in doc)
     lines = [f"{name} now resolves to {row.name}"] if row.name != name else []
     lines += [f"{key.ljust(width)}  {_text(value)}" for key, value in doc.items()]

@@ -49,6 +49,8 @@ def test_add_copies_the_folder_as_one_commit_with_its_source(tmp_path: Path) -> 
     assert git("status", "--porcelain", cwd=lib).stdout == ""
     shown = json.loads(run_cli("show", "pdf", "--json", "-C", str(lib)).out)
     assert shown["origin"] == "hub"
+    assert shown["upstream"]["commit"] == upstream and shown["upstream"]["path"] == "skills/pdf"
+    assert "upstream " in run_cli("show", "pdf", "-C", str(lib)).out
     refs = git("for-each-ref", "--format=%(refname)", "refs/gitcurator/", cwd=lib).stdout
     assert refs.strip(), "the source commit is kept under a side ref"
     fsck(lib)
