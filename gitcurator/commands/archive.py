@@ -15,7 +15,7 @@ from gitcurator.commands.moves import (
 )
 from gitcurator.errors import CuratorError
 from gitcurator.library import SkillsRepo, open_repo
-from gitcurator.output import Result
+from gitcurator.output import Result, warning_line
 from gitcurator.render import name_arg
 from gitcurator.skills.document import ARCHIVE_DIR, SkillLocation
 from gitcurator.skills.identity import identity
@@ -38,6 +38,7 @@ def archive(start: Path, name: str, *, now: str | None) -> Result:
             raise CuratorError(
                 f"{name} is pinned; unpin it first (`gitcurator unpin {name_arg(name)}`)"
             )
+        referrers = _live_referrers(repo, name)
         target = _archive_target(repo, tip, source)
         new_tree = trees.edit_tree(repo.store, tip.tree, [(source.folder, target)])
         message = (
@@ -52,11 +53,31 @@ def archive(start: Path, name: str, *, now: str | None) -> Result:
     # A name archived before keeps its folder; this copy went to a suffixed one, and only
     # its folder tells the two apart.
     back = name if target.rsplit("/", 1)[-1] == name else target
+    referred: tuple[str, ...] = ()
+    if referrers:
+        # A pass would have kept it: say what now points at an archived skill.
+        shown = ", ".join(referrers[:5]) + (
+            f" and {len(referrers) - 5} more" if len(referrers) > 5 else ""
+        )
+        referred = (
+            warning_line(
+                f"{name} is referred to by {shown}; those references now name an archived "
+                f"skill (`gitcurator refs {name_arg(name)}` lists them)"
+            ),
+        )
     return Result(
         text=f"archived {name} to {target} ({moved.commit[:12]}); "
         f"`gitcurator restore {name_arg(back)}` brings it back",
-        notes=moved.notes + warnings,
+        notes=moved.notes + warnings + referred,
     )
+
+
+def _live_referrers(repo: SkillsRepo, name: str) -> list[str]:
+    """`path:line` of every live skill's or reference file's reference to `name`."""
+    from gitcurator.commands.refs import library_references
+
+    graph = library_references(repo)[0]
+    return sorted({r.where for r in graph.to(name) if r.live and r.source != name})
 
 
 def _archive_target(repo: SkillsRepo, tip: Tip, source: SkillLocation) -> str:

@@ -85,3 +85,15 @@ def test_a_move_with_another_branch_checked_out_says_the_work_tree_did_not_chang
     assert "note: main moved, but your work tree is at a detached HEAD" in result.err
     assert (repo / "pdf-extract" / "SKILL.md").exists()
     assert "pdf-extract" in git("ls-tree", "-r", "--name-only", "main", ".archive", cwd=repo).stdout
+
+
+def test_archiving_a_skill_others_refer_to_says_who_refers_to_it(repo: Path) -> None:
+    # A pass keeps such a skill; by hand it is archived, with a warning naming the referrers.
+    (repo / "AGENTS.md").write_text("Build images with the `docker-build` skill.\n")
+    git("add", "AGENTS.md", cwd=repo)
+    git("commit", "-qm", "agents file", "--no-verify", cwd=repo)
+    result = run_cli("archive", "docker-build", "-C", str(repo))
+    assert result.code == 0, result
+    assert "docker-build is referred to by AGENTS.md:1" in result.err
+    quiet = run_cli("archive", "pdf-extract", "-C", str(repo))
+    assert quiet.code == 0 and "referred to" not in quiet.err
