@@ -19,6 +19,7 @@ from gitcurator.audit.passes import read_trail, run_order
 from gitcurator.audit.trail import Entry
 from gitcurator.commands.skill_rows import load_rows
 from gitcurator.curation.catalogue_cache import head_catalogue
+from gitcurator.curation.token_counter import token_counter
 from gitcurator.errors import JSON_READ_ERRORS, CuratorError
 from gitcurator.health.model import PassRecord, build_page
 from gitcurator.health.page import TEMPLATE, render_page
@@ -41,7 +42,6 @@ from gitcurator.store.notes import key_id, read_blobs
 from gitcurator.store.notes_history import NoteChange, notes_history
 from gitcurator.telemetry.records import UsageRecord, from_doc
 from gitcurator.timeutil import format_time
-from gitcurator.token_counter import token_counter
 
 HEAT_WEEKS = 12
 HEAT_TOP = 40  # rows of the heat map: the page stays readable and fast at 10,000 skills

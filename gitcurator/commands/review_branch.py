@@ -13,6 +13,7 @@ from gitcurator.audit import trailers
 from gitcurator.audit.passes import BRANCH_PREFIX, read_trail, run_order
 from gitcurator.commands.pass_branches import curator_tips, newest_run
 from gitcurator.config import CONFIG_FILE, Config
+from gitcurator.curation.token_counter import token_counter
 from gitcurator.errors import (
     JSON_READ_ERRORS,
     CuratorError,
@@ -36,7 +37,6 @@ from gitcurator.store.commits import CommitId, CommitInfo, commit_tree_of, read_
 from gitcurator.store.diff import diff_trees
 from gitcurator.store.objects import GITLINK_MODE
 from gitcurator.store.trees import file_at
-from gitcurator.token_counter import token_counter
 
 PENDING, MERGED = "pending review", "merged"
 # Past this a file is summarised as git does a binary one: a review is read by a person.

@@ -22,6 +22,7 @@ from gitcurator.curation.pass_inputs import load_pass
 from gitcurator.curation.pass_plan import PassPlan, plan_pass
 from gitcurator.curation.pass_report import pass_doc, run_document
 from gitcurator.curation.pass_text import asked_line, asking_line, failure_note, pass_text
+from gitcurator.curation.token_counter import token_counter
 from gitcurator.errors import EXIT_FAILURE, EXIT_OK
 from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.output import Progress, Result, warn
@@ -29,7 +30,6 @@ from gitcurator.progress import NO_PROGRESS
 from gitcurator.progress import Progress as LoadProgress
 from gitcurator.telemetry import ledger
 from gitcurator.timeutil import moment_of
-from gitcurator.token_counter import token_counter
 from gitcurator.umbrella.clusters import Cluster
 
 if TYPE_CHECKING:

@@ -8,7 +8,6 @@ from pathlib import Path
 from gitcurator.commands.skill_rows import load_rows
 from gitcurator.library import open_repo
 from gitcurator.output import Result, failed
-from gitcurator.telemetry import ledger
 from gitcurator.telemetry.names import known_names
 
 
@@ -21,11 +20,11 @@ def show(start: Path, name: str, *, now: str | None) -> Result:
         if row is None:
             target = known_names(repo).get(name)
             row = next((r for r in loaded.rows if r.name == target), None)
-        record = ledger.load(repo.store).records.get(row.name) if row is not None else None
     if row is None:
         missing = f"no skill named {name} in this repository (see `gitcurator list`)"
         return failed(missing, notes=loaded.warnings)
     doc = row.to_json()
+    record = loaded.records.get(row.name)
     if record is not None and record.source is not None:
         # Where `add` took it from (url, path in the source, ref, commit): what `update` follows.
         doc["upstream"] = dict(record.source.value)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from gitcurator.curation.pass_inputs import skill_rows_at
@@ -10,6 +11,7 @@ from gitcurator.library import SkillsRepo
 from gitcurator.lifecycle.inventory import SkillRow
 from gitcurator.output import warning_line
 from gitcurator.telemetry import ledger
+from gitcurator.telemetry.records import UsageRecord
 from gitcurator.timeutil import moment_of
 
 
@@ -18,6 +20,7 @@ class LoadedRows:
     rows: list[SkillRow]
     problems: list[str]  # records that could not be read, each worth a warning
     now: datetime
+    records: Mapping[str, UsageRecord] = field(default_factory=dict)  # what the rows joined
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -30,4 +33,4 @@ def load_rows(repo: SkillsRepo, now: str | None) -> LoadedRows:
     moment = moment_of(now)
     loaded = ledger.load(repo.store)
     rows = skill_rows_at(repo, repo.store.head_paths(), loaded.records, moment)
-    return LoadedRows(rows, loaded.problems, moment)
+    return LoadedRows(rows, loaded.problems, moment, loaded.records)

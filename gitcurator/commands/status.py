@@ -9,6 +9,7 @@ from gitcurator.audit.passes import last_pass
 from gitcurator.commands.skill_rows import load_rows
 from gitcurator.curation.catalogue_cache import head_catalogue
 from gitcurator.curation.schedule_state import read_state
+from gitcurator.curation.token_counter import token_counter
 from gitcurator.library import open_repo
 from gitcurator.lifecycle.catalogue_cost import cost_text
 from gitcurator.lifecycle.inventory import summarise
@@ -18,7 +19,6 @@ from gitcurator.progress import NO_PROGRESS, Progress
 from gitcurator.render import plural
 from gitcurator.telemetry import ledger
 from gitcurator.timeutil import format_time
-from gitcurator.token_counter import token_counter
 
 
 def status(start: Path, *, now: str | None, progress: Progress = NO_PROGRESS) -> Result:

@@ -17,7 +17,7 @@ from support.passes import commit, make_pass
 from support.repos import corrupt_note, git, run_cli
 from support.review_passes import answer, build_library, consolidated_pass
 
-from gitcurator import token_counter
+from gitcurator.curation import token_counter
 
 DEMO_NOW = "2026-11-01T12:00:00Z"
 DEMO_RUN = "20261101-120000"

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from gitcurator import token_counter as tc
+from gitcurator.curation import token_counter as tc
 from gitcurator.lifecycle.catalogue_cost import ESTIMATE, estimate_tokens
 
 
