@@ -86,7 +86,11 @@ def _missing_object(exc: KeyError) -> str | None:
     if len(exc.args) != 1:
         return None
     found = exc.args[0]
-    text = found.decode("ascii", "replace") if isinstance(found, bytes) else str(found)
+    # dulwich names a missing object in bytes; a str key is a dict lookup of ours (a skill,
+    # JSON or config key that looks like a sha), a bug that must not pass as a missing object.
+    if not isinstance(found, bytes):
+        return None
+    text = found.decode("ascii", "replace")
     return text if _OBJECT_ID.fullmatch(text) else None
 
 

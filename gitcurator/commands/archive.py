@@ -76,7 +76,12 @@ def _live_referrers(repo: SkillsRepo, name: str) -> list[str]:
     """`path:line` of every live skill's or reference file's reference to `name`."""
     from gitcurator.commands.refs import library_references
 
-    graph = library_references(repo)[0]
+    try:
+        graph = library_references(repo)[0]
+    except KeyError:
+        # A reference file's blob missing (a partial clone) is no reason to refuse the move,
+        # which needs only trees: the warning is what is given up.
+        return []
     return sorted({r.where for r in graph.to(name) if r.live and r.source != name})
 
 

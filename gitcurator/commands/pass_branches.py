@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
+from datetime import datetime
 
 from gitcurator.audit.passes import BRANCH_PREFIX, is_run_id, run_order
 from gitcurator.store import Store
@@ -31,5 +32,16 @@ def pending_runs(store: Store, merged: AbstractSet[CommitId]) -> dict[str, Commi
 def newest_run(runs: Iterable[str]) -> str | None:
     """The newest of these run ids (by time, then collision suffix), or None. A curator/ branch
     whose name is no run id (`curator/zzz`, pushed by hand) sorted as the newest and stopped
-    `merge` and `review` until it was deleted: it is only taken when named."""
-    return max((r for r in runs if is_run_id(r)), key=run_order, default=None)
+    `merge` and `review` until it was deleted: it is only taken when named. So is one shaped
+    like a run id whose time does not exist (`curator/20261301-999999`)."""
+    return max((r for r in runs if _is_real_run(r)), key=run_order, default=None)
+
+
+def _is_real_run(name: str) -> bool:
+    if not is_run_id(name):
+        return False
+    try:
+        datetime.strptime(name[:15], "%Y%m%d-%H%M%S")
+    except ValueError:
+        return False
+    return True

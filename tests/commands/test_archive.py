@@ -97,3 +97,17 @@ def test_archiving_a_skill_others_refer_to_says_who_refers_to_it(repo: Path) -> 
     assert "docker-build is referred to by AGENTS.md:1" in result.err
     quiet = run_cli("archive", "pdf-extract", "-C", str(repo))
     assert quiet.code == 0 and "referred to" not in quiet.err
+
+
+def test_a_reference_file_missing_from_the_store_does_not_stop_the_archive(repo: Path) -> None:
+    # Before: the referrers' warning read every reference file's blob, and one missing (a
+    # partial clone) made archive fail, though the move needs only trees.
+    (repo / "AGENTS.md").write_text("Build images with the `docker-build` skill.\n")
+    git("add", "AGENTS.md", cwd=repo)
+    git("commit", "-qm", "agents file", "--no-verify", cwd=repo)
+    blob = git("rev-parse", "HEAD:AGENTS.md", cwd=repo).stdout.strip()
+    (repo / ".git/objects" / blob[:2] / blob[2:]).unlink()
+    result = run_cli("archive", "docker-build", "-C", str(repo))
+    assert result.code == 0, result
+    archived = git("ls-tree", "-r", "--name-only", "main", ".archive", cwd=repo).stdout
+    assert "docker-build" in archived

@@ -553,15 +553,18 @@ def test_an_absorbed_skill_whose_object_is_gone_is_left_out_of_the_umbrella_diff
     assert "against what it absorbed: media/ffmpeg-convert-video/SKILL.md\n" in result.out
 
 
-def test_a_branch_named_like_no_run_is_never_picked_unnamed(agent_repo: Path) -> None:
+# `curator/20271301-999999` has a run id's shape but no real time: it sorted as the newest too.
+@pytest.mark.parametrize("hand_made", ["curator/zzz", "curator/20271301-999999"])
+def test_a_branch_named_like_no_run_is_never_picked_unnamed(
+    agent_repo: Path, hand_made: str
+) -> None:
     # Before: `curator/zzz` sorted as the newest and stopped review and merge until deleted.
     make_pass(agent_repo, "20270101-000000", folders=())
-    git("branch", "curator/zzz", "curator/20270101-000000", cwd=agent_repo)
     git("commit", "-q", "--allow-empty", "-m", "hand-made", cwd=agent_repo)
-    git("branch", "-f", "curator/zzz", "HEAD", cwd=agent_repo)
+    git("branch", "-f", hand_made, "HEAD", cwd=agent_repo)
     git("reset", "-q", "--hard", "HEAD~1", cwd=agent_repo)
     reviewed = run_cli("review", "--json", "-C", str(agent_repo))
-    assert "curator/zzz" not in reviewed.out + reviewed.err, reviewed
+    assert hand_made not in reviewed.out + reviewed.err, reviewed
     merged = run_cli("merge", "-C", str(agent_repo))
     assert merged.code == 0, merged
     assert "merged curator/20270101-000000 into main" in merged.out
