@@ -123,8 +123,10 @@ def emit_json(doc: object) -> None:
     indent = 2 if sys.stdout.isatty() else None
     text = json.dumps(doc, indent=indent, ensure_ascii=False)
     # A file name that is not UTF-8 arrives as lone surrogates (os.fsdecode): written raw they
-    # would make the document invalid UTF-8; as \u escapes json.loads gives them back.
-    sys.stdout.write(_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
+    # would make the document invalid UTF-8. C1 controls and bidirectional overrides in a
+    # skill's name would reorder or rewrite what a person running `--json | less` sees. As
+    # \u escapes json.loads gives each of them back unchanged.
+    sys.stdout.write(_JSON_ESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
     sys.stdout.flush()
 
 
@@ -134,8 +136,9 @@ def lines_of(text: str) -> str:
     return text if not text or text.endswith("\n") else text + "\n"
 
 
-# A file name that is not UTF-8 arrives as lone surrogates (os.fsdecode).
-_SURROGATE = re.compile("[\ud800-\udfff]")
+# What emit_json writes as a \u escape rather than raw: lone surrogates (a file name that is
+# not UTF-8, from os.fsdecode), C1 controls, line/paragraph separators, bidi overrides.
+_JSON_ESCAPED = re.compile("[\x80-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def _write(stream: TextIO, text: str) -> None:

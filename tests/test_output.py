@@ -91,3 +91,15 @@ def test_json_keeps_a_name_that_is_not_utf8_as_an_escape(
     out = capsys.readouterr().out
     assert out.encode("utf-8")  # valid UTF-8 text
     assert json.loads(out) == {"path": name, "word": "café"}
+
+
+@pytest.mark.parametrize("char", ["\u202e", "\u2066", "\x9b", "\u2028"])
+def test_json_escapes_characters_that_reorder_or_rewrite_a_screen(
+    char: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = f"evil{char}fdp.md"
+    emit_json({"name": name})
+    out = capsys.readouterr().out
+    assert char not in out
+    assert f"\\u{ord(char):04x}" in out
+    assert json.loads(out) == {"name": name}
