@@ -77,6 +77,12 @@ class Config:
     reference_files: tuple[str, ...] = DEFAULT_REFERENCE_FILES
 
 
+def _folder_path(text: str) -> str:
+    """A folder written in the config as git names it: `./.system/` is `.system`, `a//b` is
+    `a/b` (git's paths have no `.` or empty parts, so `./x` would match nothing)."""
+    return "/".join(part for part in text.split("/") if part not in ("", "."))
+
+
 def parse_config(text: str, source: str = CONFIG_FILE) -> Config:
     """Parse and validate the text of a config file; errors name the key and the problem."""
     try:
@@ -100,15 +106,16 @@ def _build(doc: dict[str, Any], source: str) -> Config:
     cur = dict(doc.get("curator") or {})
     if "protect" in cur:
         cur["protect"] = tuple(cur["protect"])
-    skills_dir = str(doc.get("skills_dir") or "").strip("/")
-    if skills_dir and (skills_dir.startswith("/") or ".." in skills_dir.split("/")):
+    raw_dir = str(doc.get("skills_dir") or "")
+    skills_dir = _folder_path(raw_dir)
+    if raw_dir.startswith("/") or ".." in raw_dir.split("/"):
         raise ConfigError(
             f"{source}: skills_dir {skills_dir!r} must be a folder inside the repository"
         )
     globs = [str(glob) for glob in doc.get("include") or ()]
     if any(glob.startswith("/") or ".." in glob.split("/") for glob in globs):
         raise ConfigError(f"{source}: include globs must name folders inside the library")
-    include = tuple(glob.strip("/") for glob in globs)
+    include = tuple(path for path in map(_folder_path, globs) if path)
     policy = CuratorPolicy(**cur)
     if policy.archive_after_days < policy.stale_after_days:
         raise ConfigError(

@@ -97,3 +97,18 @@ def test_a_nan_config_fails_the_command_naming_the_key(repo: Path) -> None:
         result = run_cli(*args, "-C", str(repo))
         assert result.code == 1, (args, result)
         assert "curator.stale_after_days is nan" in result.err
+
+
+@pytest.mark.parametrize(
+    ("text", "skills_dir", "include"),
+    [
+        ('include: ["./.system"]', "", (".system",)),
+        ('include: [".system/", "./.hidden//x"]', "", (".system", ".hidden/x")),
+        ("skills_dir: ./skills/\ninclude: [.]", "skills", ()),
+    ],
+)
+def test_folders_are_read_as_git_names_them(
+    text: str, skills_dir: str, include: tuple[str, ...]
+) -> None:
+    config = parse_config(text)
+    assert (config.skills_dir, config.include) == (skills_dir, include)
