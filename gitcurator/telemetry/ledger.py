@@ -26,6 +26,7 @@ from gitcurator.store.notes import (
     NOTES_REF,
     NotesState,
     notes_commit,
+    notes_tip,
     read_blobs,
     read_notes,
     write_notes,
@@ -214,9 +215,10 @@ def _update_locked(
                 f"the record of {name} was unreadable; it is kept as {path} in "
                 f"{NOTES_REF.decode()} and a new record was started"
             )
-        # The whole notes tree is read only when there is something to write (0.3 s at 10k).
-        notes = read_notes(store)
-        commit = write_notes(store, notes, docs, "\n".join(lines) + "\n", keep=kept).decode()
+        # The notes tree is edited where these notes go, not read and rebuilt whole (0.3 s
+        # and more at 10k): write_notes reads it all only when it must rebuild it.
+        tip = notes_tip(store)
+        commit = write_notes(store, tip, docs, "\n".join(lines) + "\n", keep=kept).decode()
         _write_cache(
             state_of(store) / RECORDS_CACHE,
             commit,
