@@ -50,6 +50,28 @@ def problems(doc: object, kind: str) -> list[str]:
     return found
 
 
+@functools.cache
+def _compiled(kind: str) -> Any:
+    import fastjsonschema
+
+    # fastjsonschema knows drafts 4 to 7; the keywords our schemas use mean the same there
+    # as in 2020-12 (tests/test_schemas_fast.py checks both verdicts agree on many documents).
+    return fastjsonschema.compile(load(kind))
+
+
+def is_valid(doc: object, kind: str) -> bool:
+    """Whether `doc` matches the `kind` schema: a compiled check (~10 µs, against ~0.4 ms for
+    jsonschema), and jsonschema's own verdict when the compiled one refuses (it is the
+    stricter of the two on `format`)."""
+    import fastjsonschema
+
+    try:
+        _compiled(kind)(doc)
+        return True
+    except fastjsonschema.JsonSchemaException:
+        return not problems(doc, kind)
+
+
 def check(doc: object, kind: str, what: str) -> None:
     """Raise SchemaError naming `what` if `doc` does not match the `kind` schema."""
     found = problems(doc, kind)

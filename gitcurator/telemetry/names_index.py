@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gitcurator.progress import NO_PROGRESS, Progress, counted
 from gitcurator.skills.document import (
@@ -29,6 +30,9 @@ from gitcurator.statefiles import (
     write_cache_json,
 )
 from gitcurator.store import ObjectID, Store
+
+if TYPE_CHECKING:
+    from gitcurator.telemetry.records import UsageRecord
 
 # The only files skills.document.find_skills looks at: the rest of a tree cannot change
 # which folders are skills (tests/telemetry/test_names_index.py holds it to that).
@@ -206,3 +210,23 @@ def keep_absorbed(store: Store, notes: str | None, absorbed: dict[str, str]) -> 
 
 def _state(store: Store) -> Path:
     return state_folder(Path(store.repo.commondir()))
+
+
+def move_absorbed(
+    store: Store, before: bytes | None, after: str, records: dict[str, UsageRecord]
+) -> None:
+    """Move the absorbed-names cache from notes commit `before` to `after`, which changed only
+    `records` (a flush): nothing is cached when the old one is not `before`'s."""
+    doc = read_json(_state(store) / ABSORBED_NAMES)
+    old = before.decode() if before is not None else None
+    if not isinstance(doc, dict) or doc.get("version") != _VERSION or doc.get("notes") != old:
+        return
+    absorbed = doc.get("absorbed")
+    if not isinstance(absorbed, dict):
+        return
+    for name, record in records.items():
+        if record.absorbed_into:
+            absorbed[name] = record.absorbed_into
+        else:
+            absorbed.pop(name, None)
+    keep_absorbed(store, after, absorbed)

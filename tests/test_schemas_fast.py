@@ -1,0 +1,129 @@
+"""schemas.is_valid: the compiled check never accepts a document jsonschema refuses."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gitcurator import schemas
+
+RECORD: dict[str, Any] = {
+    "version": 1,
+    "skill": "pdf-extract",
+    "origin": {"value": "agent", "at": "2026-01-02T03:04:05Z"},
+    "pinned": {"value": True, "at": "2026-01-02T03:04:05Z"},
+    "hosts": {
+        "vm-d14de4": {
+            "use_count": 26,
+            "view_count": 0,
+            "last_used_at": "2026-12-01T19:21:07Z",
+            "last_viewed_at": None,
+            "sources": {"cli": {"use_count": 25, "view_count": 0, "patch_count": 0}},
+        }
+    },
+}
+
+ODD_VALUES = [
+    None,
+    True,
+    False,
+    0,
+    -1,
+    1.5,
+    "",
+    ".hidden",
+    "a/b",
+    "x\n",
+    "2026-01-02T03:04:05Z",
+    "2026-13-02T03:04:05Z",
+    "2026-01-02 03:04:05",
+    "agent",
+    "elsewhere",
+    [],
+    ["a"],
+    {},
+    {"use_count": 1},
+    2**70,
+]
+
+
+def _paths(doc: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix]
+    if isinstance(doc, dict):
+        for key, value in doc.items():
+            found += _paths(value, (*prefix, key))
+    elif isinstance(doc, list):
+        for i, value in enumerate(doc):
+            found += _paths(value, (*prefix, i))
+    return found
+
+
+def _mutated(doc: dict[str, Any], edits: list[tuple[int, int, str]]) -> Any:
+    out: Any = copy.deepcopy(doc)
+    for where, what, how in edits:
+        paths = _paths(out)
+        path = paths[where % len(paths)]
+        value = copy.deepcopy(ODD_VALUES[what % len(ODD_VALUES)])
+        if not path:
+            out = value
+            continue
+        parent = out
+        for part in path[:-1]:
+            parent = parent[part]
+        if how == "delete" and isinstance(parent, dict):
+            del parent[path[-1]]
+        elif how == "add" and isinstance(parent, dict):
+            parent[f"extra{what}"] = value
+        else:
+            parent[path[-1]] = value
+    return out
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 200), st.integers(0, 200), st.sampled_from(["set", "delete", "add"])
+        ),
+        max_size=4,
+    )
+)
+def test_the_compiled_check_agrees_with_jsonschema(edits: list[tuple[int, int, str]]) -> None:
+    doc = _mutated(RECORD, edits)
+    assert schemas.is_valid(doc, "usage-record") == (not schemas.problems(doc, "usage-record"))
+
+
+def test_the_fixture_records_are_valid_both_ways() -> None:
+    assert schemas.is_valid(RECORD, "usage-record")
+    assert not schemas.problems(RECORD, "usage-record")
+
+
+def test_the_schema_uses_only_keywords_that_mean_the_same_in_draft_7() -> None:
+    # fastjsonschema knows drafts 4-7: a 2020-12 keyword (prefixItems, unevaluated*,
+    # dependentRequired, $defs...) it would ignore, accepting what jsonschema refuses.
+    same = {
+        "$id", "$schema", "additionalProperties", "const", "description", "enum", "format",
+        "items", "minLength", "minimum", "pattern", "properties", "propertyNames", "required",
+        "title", "type", "maxLength", "maximum", "maxItems", "minItems", "uniqueItems",
+    }  # fmt: skip
+    schema = json.loads((schemas.schema_dir() / "usage-record.schema.json").read_text())
+    used: set[str] = set()
+
+    def walk(node: Any, named: bool = False) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if not named:
+                    used.add(key)
+                walk(value, named=not named and key == "properties")
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(schema)
+    assert used <= same, used - same
+    assert Path(schemas.schema_dir()).is_dir()
