@@ -15,9 +15,13 @@ import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from gitcurator.errors import JSON_READ_ERRORS, StateFileError
+
+# typing costs the `record` hot path milliseconds: its names only for the type checker.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # The folder, in git's common dir: linked worktrees of one clone share it.
 STATE_DIR = "gitcurator"

@@ -8,8 +8,8 @@ HEAD's commit; only when HEAD moved does it load the heavier modules to rebuild 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 
 from gitcurator.telemetry import events, gitdir, journal, names_cache
@@ -56,7 +56,7 @@ def record(
     missing = [n for n in names if n not in known]
     if missing:
         raise UnknownSkill(missing)
-    now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())  # no datetime import: hot path
     stamp = now if at is None else _canonical(at)
     targets = [known[n] for n in names]
     live = [t for t in targets if names_cache.archived(t) is None]
