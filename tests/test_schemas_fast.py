@@ -1,4 +1,5 @@
-"""schemas.is_valid: the compiled check never accepts a document jsonschema refuses."""
+"""schemas: the compiled check never accepts a document jsonschema refuses, so `problems`
+(which asks jsonschema only when the compiled check refuses) says what jsonschema says."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,6 +28,13 @@ RECORD: dict[str, Any] = {
             "sources": {"cli": {"use_count": 25, "view_count": 0, "patch_count": 0}},
         }
     },
+}
+
+CONFIG: dict[str, Any] = {
+    "skills_dir": "skills",
+    "include": [".curated"],
+    "curator": {"interval_hours": 24, "stale_after_days": 30, "archive_after_days": 90},
+    "llm": {"timeout_seconds": 30, "budget_seconds": 120.5},
 }
 
 ODD_VALUES = [
@@ -94,24 +103,32 @@ def _mutated(doc: dict[str, Any], edits: list[tuple[int, int, str]]) -> Any:
     )
 )
 def test_the_compiled_check_agrees_with_jsonschema(edits: list[tuple[int, int, str]]) -> None:
-    doc = _mutated(RECORD, edits)
-    assert schemas.is_valid(doc, "usage-record") == (not schemas.problems(doc, "usage-record"))
+    for kind, start in (("usage-record", RECORD), ("config", CONFIG)):
+        doc = _mutated(start, edits)
+        assert schemas.is_valid(doc, kind) == _jsonschema_accepts(doc, kind), kind
 
 
-def test_the_fixture_records_are_valid_both_ways() -> None:
-    assert schemas.is_valid(RECORD, "usage-record")
-    assert not schemas.problems(RECORD, "usage-record")
+def _jsonschema_accepts(doc: object, kind: str) -> bool:
+    return not list(schemas._validator(kind).iter_errors(doc))
 
 
-def test_the_schema_uses_only_keywords_that_mean_the_same_in_draft_7() -> None:
+def test_the_fixture_documents_are_valid_both_ways() -> None:
+    for kind, doc in (("usage-record", RECORD), ("config", CONFIG)):
+        assert schemas.is_valid(doc, kind) and _jsonschema_accepts(doc, kind), kind
+        assert not schemas.problems(doc, kind)
+
+
+@pytest.mark.parametrize("kind", schemas.KINDS)
+def test_the_schema_uses_only_keywords_that_mean_the_same_in_draft_7(kind: str) -> None:
     # fastjsonschema knows drafts 4-7: a 2020-12 keyword (prefixItems, unevaluated*,
     # dependentRequired, $defs...) it would ignore, accepting what jsonschema refuses.
     same = {
         "$id", "$schema", "additionalProperties", "const", "description", "enum", "format",
         "items", "minLength", "minimum", "pattern", "properties", "propertyNames", "required",
         "title", "type", "maxLength", "maximum", "maxItems", "minItems", "uniqueItems",
+        "exclusiveMinimum", "exclusiveMaximum",
     }  # fmt: skip
-    schema = json.loads((schemas.schema_dir() / "usage-record.schema.json").read_text())
+    schema = json.loads((schemas.schema_dir() / f"{kind}.schema.json").read_text())
     used: set[str] = set()
 
     def walk(node: Any, named: bool = False) -> None:
@@ -126,4 +143,6 @@ def test_the_schema_uses_only_keywords_that_mean_the_same_in_draft_7() -> None:
 
     walk(schema)
     assert used <= same, used - same
+    # `items` as a list means prefixItems in 2020-12 and a tuple in draft 7
+    assert '"items": [' not in json.dumps(schema)
     assert Path(schemas.schema_dir()).is_dir()
