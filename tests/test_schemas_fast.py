@@ -11,23 +11,14 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_schemas import GOOD_RECORD
 
 from gitcurator import schemas
 
-RECORD: dict[str, Any] = {
-    "version": 1,
-    "skill": "pdf-extract",
-    "origin": {"value": "agent", "at": "2026-01-02T03:04:05Z"},
-    "pinned": {"value": True, "at": "2026-01-02T03:04:05Z"},
-    "hosts": {
-        "vm-d14de4": {
-            "use_count": 26,
-            "view_count": 0,
-            "last_used_at": "2026-12-01T19:21:07Z",
-            "last_viewed_at": None,
-            "sources": {"cli": {"use_count": 25, "view_count": 0, "patch_count": 0}},
-        }
-    },
+# A record with every part the schema knows (sources too), from test_schemas' valid one.
+RECORD: dict[str, Any] = copy.deepcopy(GOOD_RECORD)
+RECORD["hosts"]["laptop-1a2b"]["sources"] = {
+    "cli": {"use_count": 2, "view_count": 1, "patch_count": 0}
 }
 
 CONFIG: dict[str, Any] = {

@@ -4,23 +4,31 @@ moves to its notes commit is what loading every note gives."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from support.repos import corrupt_note
 
 from gitcurator.library import open_repo
 from gitcurator.statefiles import ABSORBED_NAMES, RECORDS_CACHE
+from gitcurator.store import Store
 from gitcurator.telemetry import ledger, names_index, recording
+
+T = TypeVar("T")
+
+
+def _on(repo: Path, call: Callable[[Store], T]) -> T:
+    with open_repo(repo) as r:
+        return call(r.store)
 
 
 def _loaded(repo: Path) -> ledger.Loaded:
-    with open_repo(repo) as r:
-        return ledger.load_notes(r.store)
+    return _on(repo, ledger.load_notes)
 
 
 def _flush(repo: Path) -> ledger.FlushResult:
-    with open_repo(repo) as r:
-        return ledger.flush(r.store)
+    return _on(repo, ledger.flush)
 
 
 def _cold(repo: Path) -> ledger.Loaded:
@@ -63,8 +71,7 @@ def test_an_unreadable_note_is_kept_and_reported_as_a_full_load_does(repo: Path)
 def test_the_absorbed_names_follow_the_flush(repo: Path) -> None:
     recording.record("use", ["pdf-extract"], repo=repo)
     _flush(repo)
-    with open_repo(repo) as r:
-        notes, absorbed = names_index.absorbed_names(r.store)
+    notes, absorbed = _on(repo, names_index.absorbed_names)
     recording.record("use", ["pdf-extract"], repo=repo)
     result = _flush(repo)
     doc = json.loads((repo / ".git" / "gitcurator" / ABSORBED_NAMES).read_text())
