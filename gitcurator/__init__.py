@@ -6,7 +6,10 @@ The library API an agent calls on every skill load is here; it imports nothing h
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+
+# typing costs the `record` hot path milliseconds: its names only for the type checker.
+TYPE_CHECKING = False
+
 
 if TYPE_CHECKING:
     from gitcurator.telemetry.recording import UnknownSkill as UnknownSkill

@@ -9,7 +9,6 @@ import re
 import signal
 import sys
 from collections.abc import Callable
-from typing import NoReturn
 
 from gitcurator.errors import (
     EXIT_FAILURE,
@@ -18,6 +17,11 @@ from gitcurator.errors import (
     EXIT_OK,
     CuratorError,
 )
+
+# typing costs the `record` hot path milliseconds: its names only for the type checker.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 
 def error_line(message: str) -> str:

@@ -15,9 +15,13 @@ import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from gitcurator.errors import JSON_READ_ERRORS, StateFileError
+
+# typing costs the `record` hot path milliseconds: its names only for the type checker.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # The folder, in git's common dir: linked worktrees of one clone share it.
 STATE_DIR = "gitcurator"
@@ -45,6 +49,11 @@ RECORDS_CACHE = "records-cache.json"  # usage records of one notes commit
 FRONTMATTER_NAMES_CACHE = "frontmatter-names.json"  # SKILL.md blob -> its `name:`
 HISTORY_CACHE = "history-cache.json"  # commits walked, with the paths each changed
 TREE_CACHE = "tree-cache.json"  # the file listing of the last tree asked for
+# HEAD's SKILL.md files and their `name:`s, for the tree it names (telemetry.names_index)
+NAMES_INDEX = "names-index.json"
+# what the names cache's lines were built from: HEAD's tree, the config, the absorbed names
+NAMES_BUILT = "names-built.json"
+ABSORBED_NAMES = "absorbed-names.json"  # absorbed name -> umbrella, for the notes commit it names
 # `name:SKILL.md blob` -> [description key, packed words] of the skills at HEAD: what the
 # near-duplicate guard compares a new skill with, kept so a commit does not re-read and
 # re-tokenise every SKILL.md (seconds at 10,000 skills). Content-addressed: never stale.

@@ -58,7 +58,9 @@ def resolve(target: Target, names: Sequence[str]) -> dict[str, str]:
     wanted = sorted(set(names))
     known = names_cache.lookup(target.state, target.head, wanted)
     if known is None:
-        return recording.rebuild_names(target.root, target.state, target.head)
+        # HEAD moved: its committed names suffice unless a folder at the top is not in them.
+        new = [n for n in wanted if is_skill_name(n) and is_file(target.root / n / "SKILL.md")]
+        return recording.rebuild_names(target.root, target.state, target.head, new)
     missing = [n for n in wanted if n not in known]
     if any(is_skill_name(n) and is_file(target.root / n / "SKILL.md") for n in missing):
         return recording.rebuild_names(target.root, target.state, target.head)

@@ -50,6 +50,15 @@ class NotesState:
     notes: dict[str, ObjectID] = field(default_factory=dict)
     keys: dict[str, ObjectID] = field(default_factory=dict)  # skill name -> key blob id
     others: dict[bytes, tuple[int, ObjectID]] = field(default_factory=dict)
+    # False for `notes_tip`: only `commit` is known, and write_notes edits its tree in place
+    # (the fields above are then empty, not "no notes").
+    complete: bool = True
+
+
+def notes_tip(store: Store, ref: bytes = NOTES_REF) -> NotesState:
+    """The notes ref's commit alone, for write_notes to edit that commit's tree where the new
+    notes go instead of rebuilding all of it (read_notes walks every fan-out folder)."""
+    return NotesState(ref_value(store, ref), complete=False)
 
 
 def notes_commit(store: Store, ref: bytes = NOTES_REF) -> ObjectID | None:
@@ -130,8 +139,57 @@ def write_notes(
     raise StoreError instead of being overwritten. `keep` adds non-note entries (path -> id of
     an existing blob), for records that must be preserved beside their replacement. `parents`
     (default: `state.commit`) lets `sync` write a merge of the local and a remote history.
+    A `notes_tip` state has its commit's tree edited where the notes change (the same tree
+    as a rebuild); a state from read_notes, or one a caller assembled, is built whole.
     """
     batch = ObjectBatch()
+    tree_id = None
+    if not state.complete and not keep and state.commit is not None:
+        tree_id = _edited(store, state.commit, records, batch)
+    if tree_id is None:
+        if not state.complete:
+            expected, state = state.commit, read_notes(store, ref)
+            if state.commit != expected:
+                raise StoreError(
+                    f"{ref.decode()} moved while gitcurator was writing it; run it again"
+                )
+        batch = ObjectBatch()
+        tree_id = _rebuilt(state, records, keep, batch)
+    if parents is None:
+        parents = [state.commit] if state.commit else []
+    commit = make_commit(store, tree_id, parents, message)
+    batch.add_object(commit)
+    batch.store_in(store)
+    if not move_ref(store, ref, state.commit, commit.id):
+        raise StoreError(f"{ref.decode()} moved while gitcurator was writing it; run it again")
+    return commit.id
+
+
+def _edited(
+    store: Store, commit_id: ObjectID, records: dict[str, bytes], batch: ObjectBatch
+) -> ObjectID | None:
+    """The tree of notes commit `commit_id` with `records` set, edited in place (None when
+    only a rebuild gives the canonical tree)."""
+    from gitcurator.store.notes_tree import edited_tree
+
+    commit = store.repo[commit_id]
+    if not isinstance(commit, Commit):
+        raise StoreError(f"{commit_id.decode()} is not a commit; it is not a notes ref")
+    notes: dict[bytes, Blob] = {}
+    keys: dict[str, Blob] = {}
+    for name, doc in records.items():
+        keys[name] = key = Blob.from_string(key_text(name))
+        notes[key.id] = Blob.from_string(doc)
+    return edited_tree(store, commit.tree, notes, keys, KEYS_DIR, _FANOUT_THRESHOLD, batch)
+
+
+def _rebuilt(
+    state: NotesState,
+    records: dict[str, bytes],
+    keep: dict[bytes, bytes] | None,
+    batch: ObjectBatch,
+) -> ObjectID:
+    """The whole notes tree built from `state` with `records` set (git's layout)."""
     notes = dict(state.notes)
     keys = dict(state.keys)
     for name, doc in records.items():
@@ -148,15 +206,8 @@ def write_notes(
     entries += [(KEYS_DIR + b"/" + n.encode(), sha, FILE_MODE) for n, sha in keys.items()]
     entries += [(path, sha, mode) for path, (mode, sha) in state.others.items()]
     entries += [(path, ObjectID(sha), FILE_MODE) for path, sha in (keep or {}).items()]
-    tree_id = commit_tree(batch, entries)  # type: ignore[arg-type]
-    if parents is None:
-        parents = [state.commit] if state.commit else []
-    commit = make_commit(store, tree_id, parents, message)
-    batch.add_object(commit)
-    batch.store_in(store)
-    if not move_ref(store, ref, state.commit, commit.id):
-        raise StoreError(f"{ref.decode()} moved while gitcurator was writing it; run it again")
-    return commit.id
+    tree_id: ObjectID = commit_tree(batch, entries)  # type: ignore[arg-type]
+    return tree_id
 
 
 def recent_messages(store: Store, start: ObjectID | None, limit: int = 50) -> list[str]:

@@ -8,18 +8,28 @@ from __future__ import annotations
 
 import json
 import re
-from typing import NamedTuple
+from collections import namedtuple
 
 from gitcurator.skills.identity import is_skill_name, not_a_name_reason
 
+# typing costs the `record` hot path milliseconds: the checker sees the NamedTuple, the
+# program the same tuple made by collections (already imported by `re`).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NamedTuple
 
-class Event(NamedTuple):
-    kind: str
-    names: tuple[str, ...]
-    at: str
-    host: str
-    source: str | None = None
-    event_id: str | None = None
+    class Event(NamedTuple):
+        kind: str
+        names: tuple[str, ...]
+        at: str
+        host: str
+        source: str | None = None
+        event_id: str | None = None
+
+else:
+    Event = namedtuple(
+        "Event", ["kind", "names", "at", "host", "source", "event_id"], defaults=(None, None)
+    )
 
 
 # The usage-record schema's rules for a skill name (skills.identity), a host id and a time,

@@ -60,13 +60,40 @@ def lookup(state: Path, head: str | None, names: list[str]) -> dict[str, str] | 
     return found
 
 
-def write(state: Path, head: str | None, names: dict[str, str]) -> None:
+def write(state: Path, head: str | None, names: dict[str, str]) -> str:
     """Cache the name → skill map for commit `head` (atomically replaced); archived skills
-    are marked `/skill` in it (telemetry.names.cached_names)."""
-    lines = [_first_line(head).rstrip("\n")] + [
-        name if target == name else f"{name}\t{target}" for name, target in sorted(names.items())
-    ]
-    write_cache(state / NAMES_CACHE, "\n".join(lines) + "\n")
+    are marked `/skill` in it (telemetry.names.cached_names). Returns the digest of the
+    lines after the HEAD line (what `rehead` checks)."""
+    body = "".join(
+        (name if target == name else f"{name}\t{target}") + "\n"
+        for name, target in sorted(names.items())
+    )
+    write_cache(state / NAMES_CACHE, _first_line(head) + body)
+    return _digest(body)
+
+
+def rehead(state: Path, head: str | None, digest: object) -> tuple[dict[str, str], str] | None:
+    """Keep the cached names for commit `head` when the lines after the HEAD line are the
+    ones whose digest is `digest` (from `write`); their map and digest, else None."""
+    try:
+        text = (state / NAMES_CACHE).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    first, newline, body = text.partition("\n")
+    if not newline or not first.startswith("head ") or _digest(body) != digest:
+        return None
+    names: dict[str, str] = {}
+    for line in body.splitlines():
+        name, _tab, target = line.partition("\t")
+        names[name] = target or name
+    write_cache(state / NAMES_CACHE, _first_line(head) + body)
+    return names, _digest(body)
+
+
+def _digest(body: str) -> str:
+    import hashlib
+
+    return hashlib.sha1(body.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _first_line(head: str | None) -> str:

@@ -8,8 +8,8 @@ HEAD's commit; only when HEAD moved does it load the heavier modules to rebuild 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 
 from gitcurator.telemetry import events, gitdir, journal, names_cache
@@ -52,11 +52,11 @@ def record(
     head = gitdir.read_head(git)
     known = names_cache.lookup(state, head, list(names))
     if known is None or len(known) < len(set(names)):
-        known = rebuild_names(root, state, head)
+        known = rebuild_names(root, state, head, list(names))
     missing = [n for n in names if n not in known]
     if missing:
         raise UnknownSkill(missing)
-    now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())  # no datetime import: hot path
     stamp = now if at is None else _canonical(at)
     targets = [known[n] for n in names]
     live = [t for t in targets if names_cache.archived(t) is None]
@@ -86,14 +86,14 @@ def _canonical(at: str) -> str:
     return format_time(moment)
 
 
-def rebuild_names(root: Path, state: Path, head: str | None) -> dict[str, str]:
-    """Rebuild the names cache for `head` and return it (archived skills marked, as `lookup`
-    returns them): the slow path (loads dulwich), for when HEAD moved or a skill is new and
-    uncommitted."""
-    from gitcurator.library import open_repo
-    from gitcurator.telemetry.names import cached_names
+def rebuild_names(
+    root: Path, state: Path, head: str | None, wanted: list[str] | None = None
+) -> dict[str, str]:
+    """Bring the names cache up to `head` and return it (archived skills marked, as `lookup`
+    returns them): the slow path (loads dulwich), for when HEAD moved or a name is missing.
+    HEAD's names come from a tree diff since the last rebuild; the work tree is walked too
+    (seconds at 10,000 skills) only when a `wanted` name is not committed, or `wanted` is None.
+    """
+    from gitcurator.telemetry.names import names_for_record
 
-    with open_repo(root) as repo:
-        names = cached_names(repo, include_worktree=True)
-    names_cache.write(state, head, names)
-    return names
+    return names_for_record(root, state, head, wanted)

@@ -1,0 +1,144 @@
+"""The notes tree edited where notes change: the root, the fan-out folders that hold them and
+the `skills/` keys folder are rewritten, every other subtree is kept by its id.
+
+A flush of 2,000 events used to rebuild the tree of 10,000 notes and 10,000 key blobs from
+every entry. The edit gives the same tree as that rebuild when the tree is laid out as
+store.notes writes it (one fan-out level past 256 notes, notes and keys as plain files); on
+anything else (a fan-out switch, git's deeper fan-out, an odd entry) it answers None and the
+caller rebuilds the whole tree.
+"""
+
+from __future__ import annotations
+
+from binascii import unhexlify
+from typing import TYPE_CHECKING
+
+from dulwich.objects import Blob, ObjectID, ShaFile, Tree, parse_tree
+
+from gitcurator.store.objects import FILE_MODE, TREE_MODE, ObjectBatch
+
+if TYPE_CHECKING:
+    from gitcurator.store.repository import Store
+
+_Items = dict[bytes, tuple[int, bytes]]  # name -> (mode, id)
+
+
+def edited_tree(
+    store: Store,
+    tree_id: ObjectID,
+    notes: dict[bytes, Blob],
+    keys: dict[str, Blob],
+    keys_dir: bytes,
+    fanout_threshold: int,
+    batch: ObjectBatch,
+) -> ObjectID | None:
+    """The id of tree `tree_id` with `notes` (annotated hex id -> note blob) and `keys` (skill
+    name -> key blob) set, its new trees and blobs added to `batch`; None when only a full
+    rebuild gives the canonical tree."""
+    root = _items(store, tree_id)
+    if root is None:
+        return None
+    hex_dirs = {n for n, (m, _) in root.items() if _is_hex(n) and len(n) == 2 and m == TREE_MODE}
+    hex_files = {n for n, (m, _) in root.items() if _is_hex(n) and len(n) == 40}
+    if any(_is_hex(n) and n not in hex_dirs and n not in hex_files for n in root):
+        return None  # a deeper fan-out than ours, or a hex name git would not write
+    if hex_dirs and hex_files:
+        return None
+    if any(root[n][0] != FILE_MODE for n in hex_files):
+        return None
+    if hex_dirs:
+        # Notes are only ever added or replaced, so a fanned-out tree stays fanned out.
+        if not _set_fanned_out(store, root, notes, batch):
+            return None
+    else:
+        count = len(hex_files | set(notes))
+        if count > fanout_threshold:
+            return None  # the fan-out switches: the whole tree is rebuilt once
+        for annotated, blob in notes.items():
+            _put(root, annotated, FILE_MODE, blob, batch)
+    if not _set_keys(store, root, keys, keys_dir, batch):
+        return None
+    return _write(root, batch)
+
+
+def _set_fanned_out(
+    store: Store, root: _Items, notes: dict[bytes, Blob], batch: ObjectBatch
+) -> bool:
+    by_dir: dict[bytes, dict[bytes, Blob]] = {}
+    for annotated, blob in notes.items():
+        by_dir.setdefault(annotated[:2], {})[annotated[2:]] = blob
+    for folder, entries in sorted(by_dir.items()):
+        old = root.get(folder)
+        if old is not None and old[0] != TREE_MODE:
+            return False
+        items = _items(store, ObjectID(old[1])) if old is not None else {}
+        if items is None or any(len(n) != 38 or m != FILE_MODE for n, (m, _) in items.items()):
+            return False  # a deeper fan-out, or an entry of another kind: rebuild
+        if not _is_hex(b"".join(items)):
+            return False
+        for rest, blob in entries.items():
+            _put(items, rest, FILE_MODE, blob, batch)
+        root[folder] = (TREE_MODE, _write(items, batch))
+    return True
+
+
+def _set_keys(
+    store: Store, root: _Items, keys: dict[str, Blob], keys_dir: bytes, batch: ObjectBatch
+) -> bool:
+    old = root.get(keys_dir)
+    if old is not None and old[0] != TREE_MODE:
+        return False
+    items = _items(store, ObjectID(old[1])) if old is not None else {}
+    if items is None or any(m != FILE_MODE for m, _ in items.values()):
+        return False
+    changed = False
+    for name, blob in keys.items():
+        raw = name.encode()
+        if b"/" in raw or not raw:
+            return False
+        if items.get(raw) != (FILE_MODE, blob.id):
+            _put(items, raw, FILE_MODE, blob, batch)
+            changed = True
+    if changed or (old is None and keys):
+        root[keys_dir] = (TREE_MODE, _write(items, batch))
+    return True
+
+
+def _put(items: _Items, name: bytes, mode: int, blob: Blob, batch: ObjectBatch) -> None:
+    if items.get(name) != (mode, blob.id):
+        items[name] = (mode, blob.id)
+        batch.add_object(blob)
+
+
+def _items(store: Store, tree_id: ObjectID) -> _Items | None:
+    try:
+        kind, raw = store.repo.object_store.get_raw(tree_id)
+    except KeyError:
+        return None
+    if kind != Tree.type_num:
+        return None
+    # parse_tree in C, not Tree objects: a flush reads ~20,000 entries of keys and fan-out.
+    length = store.repo.object_format.oid_length
+    return {name: (mode, sha) for name, mode, sha in parse_tree(raw, length)}
+
+
+def _write(items: _Items, batch: ObjectBatch) -> ObjectID:
+    tree: ShaFile
+    if any(mode == TREE_MODE for mode, _ in items.values()):
+        tree = Tree()  # git's order puts a folder as `name/`: dulwich sorts it so
+        for name, (mode, sha) in items.items():
+            tree.add(name, mode, ObjectID(sha))
+    else:
+        # Files only: git's order is the names' byte order, and the text is built at C speed
+        # (Tree.add and its serializer cost ~10 µs an entry).
+        raw = b"".join(
+            b"%o %s\0%s" % (items[name][0], name, unhexlify(items[name][1]))
+            for name in sorted(items)
+        )
+        tree = Tree.from_raw_string(Tree.type_num, raw)
+    batch.add_object(tree)
+    return tree.id
+
+
+def _is_hex(text: bytes) -> bool:
+    return bool(text) and not text.translate(None, b"0123456789abcdef")

@@ -1,0 +1,68 @@
+"""The records a flush touches, read by name from the records cache, and that cache moved to
+the flush's notes commit.
+
+A flush of 2,000 events into 10,000 records decoded and re-encoded all 10,000 (the cache is
+keyed by notes commit, and every flush makes a new one). The cache is read here as JSON and
+only the records the events name are decoded; after the notes commit, the JSON is moved to it
+with just the touched records replaced. The document is the one ledger's load side writes
+(`notes`, `records`, `problems`, `unreadable`); one of any other shape is not used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gitcurator.statefiles import read_json, write_cache_json
+from gitcurator.telemetry.records import UsageRecord, from_doc, to_doc
+
+_FIELDS = {"notes", "records", "problems", "unreadable"}
+
+
+@dataclass(slots=True)
+class Subset:
+    """Some records of one notes commit, with every problem and unreadable note of it."""
+
+    records: dict[str, UsageRecord]
+    problems: list[str]
+    unreadable: dict[str, str]
+    document: dict[str, Any]  # the cache as read: every record still as JSON
+
+
+def read_subset(path: Path, notes: str | None, names: Iterable[str]) -> Subset | None:
+    """The records named (those that exist) from the cache at `path`, if it is for notes
+    commit `notes` and well formed; else None (the caller loads every record)."""
+    doc = read_json(path)
+    if not isinstance(doc, dict) or set(doc) != _FIELDS or doc["notes"] != notes:
+        return None
+    records, problems, unreadable = doc["records"], doc["problems"], doc["unreadable"]
+    if not isinstance(records, dict) or not isinstance(unreadable, dict):
+        return None
+    if not isinstance(problems, list) or not all(isinstance(p, str) for p in problems):
+        return None
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in unreadable.items()):
+        return None
+    try:
+        subset = {n: from_doc(records[n]) for n in set(names) if n in records}
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+    return Subset(subset, list(problems), dict(unreadable), doc)
+
+
+def write_moved(
+    path: Path,
+    subset: Subset,
+    notes: str,
+    changed: dict[str, UsageRecord],
+    problems: list[str],
+    unreadable: dict[str, str],
+) -> None:
+    """Cache the records of notes commit `notes`: those of `subset`'s commit with `changed`
+    replaced (what the flush wrote), and the problems and unreadable notes left."""
+    records = subset.document["records"]
+    records.update({n: to_doc(r) for n, r in changed.items()})
+    write_cache_json(
+        path, {"notes": notes, "records": records, "problems": problems, "unreadable": unreadable}
+    )

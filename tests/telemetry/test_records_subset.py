@@ -1,0 +1,78 @@
+"""records_subset: a flush decodes only the records its events name, and the records cache it
+moves to its notes commit is what loading every note gives."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from support.repos import corrupt_note
+
+from gitcurator.library import open_repo
+from gitcurator.statefiles import ABSORBED_NAMES, RECORDS_CACHE
+from gitcurator.store import Store
+from gitcurator.telemetry import ledger, names_index, recording
+
+T = TypeVar("T")
+
+
+def _on(repo: Path, call: Callable[[Store], T]) -> T:
+    with open_repo(repo) as r:
+        return call(r.store)
+
+
+def _loaded(repo: Path) -> ledger.Loaded:
+    return _on(repo, ledger.load_notes)
+
+
+def _flush(repo: Path) -> ledger.FlushResult:
+    return _on(repo, ledger.flush)
+
+
+def _cold(repo: Path) -> ledger.Loaded:
+    state = repo / ".git" / "gitcurator"
+    (state / RECORDS_CACHE).unlink(missing_ok=True)
+    return _loaded(repo)
+
+
+def test_the_moved_cache_is_what_a_cold_load_reads(repo: Path) -> None:
+    for name in ("pdf-extract", "docker-build", "helm-deploy"):
+        recording.record("use", [name], repo=repo)
+    _flush(repo)
+    _loaded(repo)  # the cache, for this notes commit
+    for _ in range(3):
+        recording.record("use", ["pdf-extract"], repo=repo)
+    recording.record("view", ["helm-deploy"], repo=repo)
+    result = _flush(repo)
+    assert result.events == 4 and result.skills == 2
+    cache = json.loads((repo / ".git" / "gitcurator" / RECORDS_CACHE).read_text())
+    assert cache["notes"] == result.commit, "moved to the flush's commit"
+    warm = _loaded(repo)
+    cold = _cold(repo)
+    assert warm.records == cold.records and warm.problems == cold.problems
+    assert warm.records["pdf-extract"].use_count == 4
+
+
+def test_an_unreadable_note_is_kept_and_reported_as_a_full_load_does(repo: Path) -> None:
+    recording.record("use", ["pdf-extract", "docker-build"], repo=repo)
+    _flush(repo)
+    corrupt_note(repo, "docker-build", "{not json")
+    assert "docker-build" in _loaded(repo).unreadable
+    recording.record("use", ["docker-build"], repo=repo)
+    result = _flush(repo)
+    assert any("unreadable" in w for w in result.warnings)
+    warm = _loaded(repo)
+    cold = _cold(repo)
+    assert warm.records == cold.records and warm.unreadable == cold.unreadable == {}
+
+
+def test_the_absorbed_names_follow_the_flush(repo: Path) -> None:
+    recording.record("use", ["pdf-extract"], repo=repo)
+    _flush(repo)
+    notes, absorbed = _on(repo, names_index.absorbed_names)
+    recording.record("use", ["pdf-extract"], repo=repo)
+    result = _flush(repo)
+    doc = json.loads((repo / ".git" / "gitcurator" / ABSORBED_NAMES).read_text())
+    assert doc["notes"] == result.commit != notes and doc["absorbed"] == absorbed == {}
