@@ -7,7 +7,7 @@ a real `git daemon` behind a byte-counting TCP proxy on 127.0.0.1. Two plain `gi
 and B, each run a first `gitcurator sync` (a new machine fetching every record). Then A records
 uses of K skills and B of K others (half of them the same skills as A's), both flush. That
 starting state is built once under --state (default /work/scratch/sync/state-N-K) and reused;
-each of the R runs works on a fresh copy of it:
+each of the R runs works on a fresh copy of it (the clones without their work trees):
   a third clone C syncs for the first time (fetch every record);
   sync A (push: the remote fast-forwards), sync B (fetch A's, merge, push a merge commit),
   sync A (fetch the merge: a fast-forward), sync A again (nothing new);
@@ -106,6 +106,7 @@ def served(folder: Path, env: dict[str, str]):  # type: ignore[no-untyped-def]
             "--enable=receive-pack",
             "--export-all",
             "--reuseaddr",
+            "--verbose",
             f"--base-path={folder}",
             f"--port={port}",
             "--listen=127.0.0.1",
@@ -113,7 +114,7 @@ def served(folder: Path, env: dict[str, str]):  # type: ignore[no-untyped-def]
         ],
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=(folder.parent / "daemon.log").open("ab"),
     )
     try:
         for _ in range(500):
@@ -174,14 +175,25 @@ def copy(src: Path, dst: Path) -> None:
     subprocess.run(["cp", "-a", str(src), str(dst)], check=True)
 
 
+def copy_clone(src: Path, dst: Path) -> None:
+    """A clone without its work tree: sync and git's notes moves read only .git (and the
+    config file that marks a skills repository), and 10,000 skill folders copied per run
+    cost more than everything measured."""
+    dst.mkdir()
+    for name in (".git", ".gitcurator.yaml"):
+        if (src / name).exists():
+            copy(src / name, dst / name)
+
+
 def one_run(base: Path, run: Path, env: dict[str, str]) -> dict[str, tuple[float, int, float]]:
     """Every step on a fresh copy of the starting state: step -> (seconds, bytes, peak MB)."""
     if run.exists():
         shutil.rmtree(run)
-    copy(base, run)
+    run.mkdir()
+    copy(base / "served", run / "served")
     copy(run / "served" / "skills.git", run / "served" / "plain.git")
-    for clone, remote in (("a", "git-a"), ("b", "git-b")):
-        copy(run / clone, run / remote)
+    for clone, copied in (("a", "a"), ("b", "b"), ("c", "c"), ("a", "git-a"), ("b", "git-b")):
+        copy_clone(base / clone, run / copied)
     steps: dict[str, tuple[float, int, float]] = {}
     with served(run / "served", env) as proxy:
         url = f"git://127.0.0.1:{proxy.port}"
