@@ -44,11 +44,12 @@ class PushPack:
 
     objects: dict[ObjectID, ObjectID | None] = field(default_factory=dict)
 
-    def records(self, store: BaseObjectStore) -> Iterator[UnpackedObject]:
+    def records(self, store: BaseObjectStore, ofs_delta: bool = True) -> Iterator[UnpackedObject]:
         """The pack's entries, each the smallest of: the whole object, a delta against the
         remote's object at its path, and for a blob a delta against one of the last blobs
-        sent before it (new records share their new text: git finds the same)."""
-        window: deque[tuple[bytes, bytes]] = deque(maxlen=_WINDOW)
+        sent before it (new records share their new text: git finds the same). The last
+        only for a remote that reads `ofs-delta` (dulwich writes a base in the pack so)."""
+        window: deque[tuple[bytes, bytes]] = deque(maxlen=_WINDOW if ofs_delta else 0)
         depth: dict[bytes, int] = {}
         for sha, base in self.objects.items():
             # Raw bytes, not parsed objects: a tree parsed only to be sent is wasted time.

@@ -187,7 +187,8 @@ class Connection:
             # (store.push_pack): the whole-object pack was 2.1x the bytes of `git push`.
             pack = push_pack(repo.object_store, have, want)
             pushed.objects = len(pack.objects)
-            return len(pack.objects), pack.records(repo.object_store)
+            ofs_delta = bool(kwargs.get("ofs_delta", False))
+            return len(pack.objects), pack.records(repo.object_store, ofs_delta)
 
         with self._failures("push to"), socket_timeout(self.timeout):
             try:
