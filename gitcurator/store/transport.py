@@ -20,12 +20,11 @@ from typing import TYPE_CHECKING, Any
 from dulwich import client as dulwich_client
 from dulwich.errors import GitProtocolError, HangupException, NotGitRepository, SendPackError
 from dulwich.file import FileLocked
-from dulwich.object_store import MissingObjectFinder
 from dulwich.objects import ZERO_SHA, ObjectID
-from dulwich.pack import generate_unpacked_objects
 from dulwich.refs import Ref
 
 from gitcurator.store.credentials import stored_credentials
+from gitcurator.store.push_pack import push_pack
 from gitcurator.store.remote import Remote, RemoteError
 from gitcurator.store.remote_deadline import (
     ENV,
@@ -184,22 +183,12 @@ class Connection:
         def generate(
             have: Collection[ObjectID], want: Collection[ObjectID], **kwargs: Any
         ) -> tuple[int, Iterator[Any]]:
-            objects = repo.object_store
-            finder = MissingObjectFinder(
-                objects, haves=set(have), wants=set(want), shallow=repo.get_shallow()
-            )
-            ids = list(finder)
-            pushed.objects = len(ids)
-            # Whole objects, not deltas found by scanning every pack: dulwich's delta reuse
-            # reads all 150,000 pack entries of a 10,000-skill repository (6 s) to send 3,000.
-            records = generate_unpacked_objects(
-                objects,
-                ids,
-                reuse_deltas=False,
-                ofs_delta=bool(kwargs.get("ofs_delta", False)),
-                other_haves=finder.get_remote_has(),
-            )
-            return len(ids), records
+            # Only what differs from the remote's commits, as deltas against their objects
+            # (store.push_pack): the whole-object pack was 2.1x the bytes of `git push`.
+            pack = push_pack(repo.object_store, have, want)
+            pushed.objects = len(pack.objects)
+            ofs_delta = bool(kwargs.get("ofs_delta", False))
+            return len(pack.objects), pack.records(repo.object_store, ofs_delta)
 
         with self._failures("push to"), socket_timeout(self.timeout):
             try:

@@ -23,6 +23,7 @@ from gitcurator.store.notes import (
     read_notes,
     write_notes,
 )
+from gitcurator.store.notes_diff import NotesDiff, notes_diff, notes_keys
 from gitcurator.store.objects import object_kind
 from gitcurator.store.refs import move_ref, ref_value, set_ref
 from gitcurator.store.remote import Remote, RemoteError
@@ -84,16 +85,25 @@ def _merge_locked(store: Store, remote: Remote, remote_tip: ObjectID | None) -> 
             raise CuratorError(f"{NOTES_REF.decode()} moved while syncing; run it again")
         ledger.forget_names(store)
         changed = _notes_changed(store, local_tip, remote_tip)
-        warnings = [w for w in _foreign(store, remote, changed) if w]
+        warnings = [w for w in _foreign(store, remote_tip, changed) if w]
         return NotesStep(
             remote_tip, MergedNotes({}, {}, {}, warnings=warnings), updated_here=len(changed)
         )
     local_state = read_notes(store) if local_tip is not None else NotesState(None)
-    remote_state = read_notes(store, remote.side_ref)
-    if remote_state.commit != remote_tip:
-        # What we push must contain what the remote has: never merge a stale mirror.
-        raise CuratorError(f"{remote.side_ref.decode()} moved while syncing; run it again")
-    local_side, remote_side = _side(local_state), _side(remote_state)
+    local_side = _side(local_state)
+    # Only what differs from ours is read of theirs (one tree diff, not a walk of every
+    # fan-out folder): merge_notes skips every entry the two sides hold alike anyway.
+    differs = notes_diff(store, local_tip, remote_tip)
+    if differs is None:
+        remote_state = read_notes(store, remote.side_ref)
+        if remote_state.commit != remote_tip:
+            # What we push must contain what the remote has: never merge a stale mirror.
+            raise CuratorError(f"{remote.side_ref.decode()} moved while syncing; run it again")
+        remote_side = _side(remote_state)
+        compared = set(local_side.notes) | set(remote_side.notes)
+    else:
+        remote_side = _differing_side(differs)
+        compared = set(differs.notes)
     needed = blobs_needed(local_side, remote_side)
     blobs = read_blobs(store, [ObjectID(b.encode()) for b in sorted(needed)])
     merged = merge_notes(
@@ -102,8 +112,9 @@ def _merge_locked(store: Store, remote: Remote, remote_tip: ObjectID | None) -> 
         {k.decode(): v for k, v in blobs.items()},
         ledger.encode_record,
     )
-    updated = len(merged.changed_from(local_side))
-    to_send = len(merged.changed_from(remote_side))
+    theirs = remote_side.notes
+    updated = sum(1 for a in compared if merged.notes.get(a) != local_side.notes.get(a))
+    to_send = sum(1 for a in compared if merged.notes.get(a) not in (None, theirs.get(a)))
     # Diverged histories: one merge commit, local tip first (its first-parent line keeps the
     # Folded-Segment trailers a crashed flush is recognised by).
     parents = [local_tip, remote_tip]
@@ -146,14 +157,13 @@ def _breaks_a_record(
     which keeps the readable version as the note and the other under unreadable/."""
     if local_tip is None:
         return False
-    changed = _notes_changed(store, local_tip, remote_tip)
+    changed = _changed_notes(store, local_tip, remote_tip)
     if not changed:
         return False
-    local = read_notes(store)
-    names = {k.decode(): n for n, k in read_notes(store, remote.side_ref).keys.items()}
-    theirs = read_blobs(store, [b for a, b in changed.items() if a in names])
-    for annotated, blob in changed.items():
-        name, ours = names.get(annotated), local.notes.get(annotated)
+    names = {k.decode(): n for n, k in notes_keys(store, remote_tip).items()}
+    theirs = read_blobs(store, [new for a, (_, new) in changed.items() if a in names])
+    for annotated, (ours, blob) in changed.items():
+        name = names.get(annotated)
         if name is None or ours is None or not isinstance(decode_record(name, theirs[blob]), str):
             continue
         if not isinstance(decode_record(name, read_blobs(store, [ours])[ours]), str):
@@ -161,17 +171,39 @@ def _breaks_a_record(
     return False
 
 
-def _foreign(store: Store, remote: Remote, changed: dict[str, ObjectID]) -> list[str]:
+def _changed_notes(
+    store: Store, old: ObjectID, new: ObjectID
+) -> dict[str, tuple[ObjectID | None, ObjectID]]:
+    """Annotated id -> (our note blob or None, the new one) of the notes `new` adds or
+    changes; from the tree diff, or from our notes read whole when the tree is odd."""
+    differs = notes_diff(store, old, new)
+    if differs is not None:
+        return {a: (was, now) for a, (was, now) in differs.notes.items() if now is not None}
+    ours = read_notes(store).notes
+    return {a: (ours.get(a), blob) for a, blob in _notes_changed(store, old, new).items()}
+
+
+def _foreign(store: Store, remote_tip: ObjectID, changed: dict[str, ObjectID]) -> list[str]:
     """Warnings for new notes that annotate no skill's key (plain `git notes` wrote them)."""
     if not changed:
         return []
-    keys = {k.decode() for k in read_notes(store, remote.side_ref).keys.values()}
+    keys = {k.decode() for k in notes_keys(store, remote_tip).values()}
     return [
         f"note on object {a} is not a gitcurator record (written by plain `git notes`?); "
         "skipped, and kept as it is"
         for a in sorted(changed)
         if a not in keys
     ]
+
+
+def _differing_side(differs: NotesDiff) -> NotesSide:
+    """The remote's side of the merge as far as it differs from ours: its version of each
+    note, key and other entry the diff names (an entry it lacks is simply not there)."""
+    return NotesSide(
+        {a: b.decode() for a, (_, b) in differs.notes.items() if b is not None},
+        {n: b.decode() for n, (_, b) in differs.keys.items() if b is not None},
+        {p: (e[0], e[1].decode()) for p, (_, e) in differs.others.items() if e is not None},
+    )
 
 
 def _side(state: NotesState) -> NotesSide:

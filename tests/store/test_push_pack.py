@@ -1,0 +1,144 @@
+"""store.push_pack: a push sends what the remote lacks, as deltas git itself accepts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from dulwich.object_format import DEFAULT_OBJECT_FORMAT
+from dulwich.pack import PackChunkGenerator
+from support.git_daemon import git_daemon
+from support.repos import git
+
+from gitcurator.store import ObjectID, Store, transport
+from gitcurator.store.notes import NOTES_REF, key_id, read_blobs, read_notes, write_notes
+from gitcurator.store.push_pack import push_pack
+from gitcurator.store.remote import Remote
+
+RECORDS = 2000
+
+
+def _doc(name: str, uses: int) -> bytes:
+    # Shaped like a record (the transport does not read it): mostly shared text, as records are.
+    return (
+        f'{{\n  "version": 1,\n  "skill": "{name}",\n  "hosts": {{\n    "h1": {{\n'
+        f'      "use_count": {uses},\n      "last_used_at": "2026-01-01T00:00:00Z"\n    }}\n'
+        "  }\n}\n"
+    ).encode()
+
+
+def _write(store: Store, uses: dict[str, int], message: str) -> ObjectID:
+    records = {name: _doc(name, n) for name, n in uses.items()}
+    return write_notes(store, read_notes(store), records, message)
+
+
+def _pack_bytes(store: Store, haves: list[ObjectID], wants: list[ObjectID]) -> int:
+    pack = push_pack(store.repo.object_store, haves, wants)
+    records = pack.records(store.repo.object_store)
+    return sum(
+        len(c)
+        for c in PackChunkGenerator(
+            num_records=len(pack.objects), records=records, object_format=DEFAULT_OBJECT_FORMAT
+        )
+    )
+
+
+@pytest.fixture
+def served(tmp_path: Path, store: Store) -> Iterator[tuple[Path, str]]:
+    """A bare clone of the library holding 2,000 notes (pushed by real git), served by a real
+    `git daemon` with push enabled: (its folder, its URL)."""
+    _write(store, {f"skill-{i:04d}": 1 for i in range(RECORDS)}, "first")
+    folder = tmp_path / "served"
+    folder.mkdir()
+    bare = folder / "skills.git"
+    git("clone", "-q", "--bare", str(store.root), str(bare), cwd=tmp_path)
+    git("push", "-q", str(bare), NOTES_REF.decode(), cwd=store.root)
+    with git_daemon(folder, push=True) as url:
+        yield bare, f"{url}/skills.git"
+
+
+def test_ten_changed_records_of_2000_send_far_less_than_the_notes_tree(
+    served: tuple[Path, str], store: Store
+) -> None:
+    old = read_notes(store).commit
+    assert old is not None
+    new = _write(store, {f"skill-{i:04d}": 2 for i in range(0, RECORDS, RECORDS // 10)}, "ten")
+    sent = _pack_bytes(store, [old], [new])
+    whole = _pack_bytes(store, [], [new])
+    trees = sum(len(store.repo[t].as_raw_string()) for t in _trees(store, new))
+    # 10 blobs, 10 fan-out trees, the root tree and a commit: a few KB, where the trees of the
+    # notes alone are over 100 KB and a pack of every object is larger still.
+    assert sent < 6_000 < trees / 20, (sent, trees)
+    assert sent < whole / 20
+
+
+def test_a_delta_push_to_git_daemon_is_complete_and_read_by_git(
+    served: tuple[Path, str], store: Store, tmp_path: Path
+) -> None:
+    bare, url = served
+    old = read_notes(store).commit
+    changed = {f"skill-{i:04d}": 7 for i in range(0, RECORDS, 7)}
+    new = _write(store, changed, "many")
+    conn = transport.Connection(store, Remote("origin", url), None)
+    try:
+        pushed = conn.push({NOTES_REF: (old, new)})
+    finally:
+        conn.close()
+    assert pushed.updated == {NOTES_REF} and not pushed.refused
+    assert pushed.objects < len(changed) * 2 + 300, "only what changed was sent"
+    assert git("rev-parse", NOTES_REF.decode(), cwd=bare).stdout.strip() == new.decode()
+    git("fsck", "--strict", "--no-dangling", cwd=bare)
+    work = tmp_path / "reader"
+    git("clone", "-q", url, str(work), cwd=tmp_path)
+    git("fetch", "-q", "origin", f"{NOTES_REF.decode()}:{NOTES_REF.decode()}", cwd=work)
+    shown = git("notes", "--ref", "gitcurator", "show", key_id("skill-0007"), cwd=work).stdout
+    assert shown.encode() == _doc("skill-0007", 7)
+
+
+def test_a_fetch_of_a_thin_pack_from_git_daemon_resolves(
+    served: tuple[Path, str], store: Store, tmp_path: Path
+) -> None:
+    _bare, url = served
+    # Another clone changes 50 records and pushes with real git; ours fetches what it lacks.
+    other = tmp_path / "other"
+    git("clone", "-q", url, str(other), cwd=tmp_path)
+    git("fetch", "-q", "origin", f"{NOTES_REF.decode()}:{NOTES_REF.decode()}", cwd=other)
+    for i in range(0, RECORDS, 40):
+        git(
+            "notes",
+            "--ref",
+            "gitcurator",
+            "add",
+            "-f",
+            "-m",
+            f"n{i}",
+            key_id(f"skill-{i:04d}"),
+            cwd=other,
+        )
+    git("push", "-q", "origin", NOTES_REF.decode(), cwd=other)
+    conn = transport.Connection(store, Remote("origin", url), None)
+    try:
+        fetched = conn.fetch(lambda ref: ref == NOTES_REF)
+    finally:
+        conn.close()
+    tip = fetched.refs[NOTES_REF]
+    # A thin pack: far smaller than the notes, its bases taken from what we had.
+    assert 0 < fetched.pack_bytes < 20_000
+    side = b"refs/notes/gitcurator-remotes/check"
+    store.repo.refs[side] = tip
+    theirs = read_notes(store, side)
+    assert len(theirs.notes) == RECORDS
+    blobs = read_blobs(store, list(theirs.notes.values()))
+    assert blobs[theirs.notes[key_id("skill-0040")]] == b"n40\n"
+    git("fsck", "--strict", "--no-dangling", cwd=store.root)
+
+
+def _trees(store: Store, commit_id: ObjectID) -> list[ObjectID]:
+    found: list[ObjectID] = []
+    todo = [store.repo[commit_id].tree]  # type: ignore[attr-defined]
+    while todo:
+        tree = store.repo[todo.pop()]
+        found.append(tree.id)
+        todo += [sha for _, mode, sha in tree.iteritems() if mode == 0o040000]  # type: ignore[attr-defined]
+    return found
