@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from gitcurator.errors import SchemaError
+from gitcurator.schema_subset import Check, compile_schema
 
 KINDS = ("skill-frontmatter", "config", "usage-record", "run-report", "consolidation-plan")
 
@@ -41,8 +42,17 @@ def _validator(kind: str) -> Any:
     return Draft202012Validator(load(kind))
 
 
+@functools.cache
+def _quick(kind: str) -> Check | None:
+    return compile_schema(load(kind))
+
+
 def problems(doc: object, kind: str) -> list[str]:
     """Every way `doc` breaks the `kind` schema, as 'at <path>: <message>' lines."""
+    # A document plainly valid needs no jsonschema (0.27 s to import, ~0.1 ms a document).
+    quick = _quick(kind)
+    if quick is not None and quick(doc):
+        return []
     found = []
     for err in sorted(_validator(kind).iter_errors(doc), key=lambda e: list(e.absolute_path)):
         where = ".".join(str(p) for p in err.absolute_path) or "(top level)"

@@ -45,6 +45,7 @@ RECORDS_CACHE = "records-cache.json"  # usage records of one notes commit
 FRONTMATTER_NAMES_CACHE = "frontmatter-names.json"  # SKILL.md blob -> its `name:`
 HISTORY_CACHE = "history-cache.json"  # commits walked, with the paths each changed
 TREE_CACHE = "tree-cache.json"  # the file listing of the last tree asked for
+INDEX_LINKS_CACHE = "index-links.json"  # the index's submodule links, keyed by its checksum
 # `name:SKILL.md blob` -> [description key, packed words] of the skills at HEAD: what the
 # near-duplicate guard compares a new skill with, kept so a commit does not re-read and
 # re-tokenise every SKILL.md (seconds at 10,000 skills). Content-addressed: never stale.

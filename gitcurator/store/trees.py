@@ -35,10 +35,20 @@ def tree_entries(store: Store, tree: TreeId) -> dict[str, Entry]:
     listing of the last tree asked for is cached in .git/ and moved to a new tree by
     diffing the two, which only descends into the folders that changed.
     """
-    cache = state_folder(Path(store.repo.commondir())) / TREE_CACHE
+    common = store.repo.commondir()
+    # A tree id names its content: a listing read once serves the process (list reads HEAD's
+    # three times), handed out as a copy since callers may edit theirs.
+    known = _LISTED.get((common, tree))
+    if known is not None:
+        return dict(known)
+    cache = state_folder(Path(common)) / TREE_CACHE
     old_tree, entries = _read_tree_cache(cache)
     if old_tree == tree.decode():
-        return entries
+        _remember(common, tree, entries)
+        return dict(entries)
+    # A cache of a tree this store lacks (copied or linked from another clone) is no base.
+    if old_tree is not None and ObjectID(old_tree.encode()) not in store.repo.object_store:
+        old_tree = None
     if old_tree is None:
         entries = {
             text_path(e.path): (e.sha, e.mode)
@@ -51,7 +61,17 @@ def tree_entries(store: Store, tree: TreeId) -> dict[str, Entry]:
             else:
                 entries[path] = after
     _write_tree_cache(cache, tree.decode(), entries)
-    return entries
+    _remember(common, tree, entries)
+    return dict(entries)
+
+
+# (common dir, tree id) -> its listing; one at a time, as the file cache holds one.
+_LISTED: dict[tuple[str, TreeId], dict[str, Entry]] = {}
+
+
+def _remember(common: str, tree: TreeId, entries: dict[str, Entry]) -> None:
+    _LISTED.clear()
+    _LISTED[(common, tree)] = dict(entries)
 
 
 def _read_tree_cache(path: Path) -> tuple[str | None, dict[str, Entry]]:
