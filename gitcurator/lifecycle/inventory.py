@@ -86,11 +86,9 @@ def _row(
     created = min((t for t in (history.created_at, imported.created_at) if t), default=None)
     patches = history.patch_count + (imported.patch_count or 0)
     by_host = [h.sources for h in record.hosts.values()]
-    # An edit an agent reported is activity even before (or without) a commit of it.
-    patched = latest(
-        history.last_patched_at, imported.last_patched_at, sources.last_patched_at(by_host)
-    )
     counts = _usage(record, by_host)
+    # An edit an agent reported is activity even before (or without) a commit of it.
+    patched = latest(history.last_patched_at, imported.last_patched_at, counts.last_patched_at)
     used, viewed = counts.last_used_at, counts.last_viewed_at
     activity = last_activity(used, viewed, patched)
     origin = record.origin_value
@@ -133,6 +131,7 @@ class _Usage:
     view_count: int
     last_used_at: str | None
     last_viewed_at: str | None
+    last_patched_at: str | None  # the newest edit an agent reported
     by_source: dict[str, int]
 
 
@@ -146,6 +145,7 @@ def _usage(record: UsageRecord, by_host: list[sources.PerHost]) -> _Usage:
             host.view_count,
             host.last_used_at or None,
             host.last_viewed_at or None,
+            latest(*(c.last_patched_at for c in host.sources.values())) if host.sources else None,
             {s: c.use_count for s, c in sorted(host.sources.items()) if c.use_count},
         )
     return _Usage(
@@ -153,6 +153,7 @@ def _usage(record: UsageRecord, by_host: list[sources.PerHost]) -> _Usage:
         record.view_count,
         record.last_used_at,
         record.last_viewed_at,
+        sources.last_patched_at(by_host),
         sources.uses_by_source(by_host),
     )
 
