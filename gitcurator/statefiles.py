@@ -54,6 +54,7 @@ NAMES_INDEX = "names-index.json"
 # what the names cache's lines were built from: HEAD's tree, the config, the absorbed names
 NAMES_BUILT = "names-built.json"
 ABSORBED_NAMES = "absorbed-names.json"  # absorbed name -> umbrella, for the notes commit it names
+INDEX_LINKS_CACHE = "index-links.json"  # the index's submodule links, keyed by its checksum
 # `name:SKILL.md blob` -> [description key, packed words] of the skills at HEAD: what the
 # near-duplicate guard compares a new skill with, kept so a commit does not re-read and
 # re-tokenise every SKILL.md (seconds at 10,000 skills). Content-addressed: never stale.

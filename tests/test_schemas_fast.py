@@ -1,5 +1,5 @@
-"""schemas: the compiled check never accepts a document jsonschema refuses, so `problems`
-(which asks jsonschema only when the compiled check refuses) says what jsonschema says."""
+"""schemas: the quick check (schema_subset) never accepts a document jsonschema refuses, so `problems`
+(which asks jsonschema only when the quick check refuses) says what jsonschema says."""
 
 from __future__ import annotations
 
@@ -108,32 +108,3 @@ def test_the_fixture_documents_are_valid_both_ways() -> None:
         assert schemas.is_valid(doc, kind) and _jsonschema_accepts(doc, kind), kind
         assert not schemas.problems(doc, kind)
 
-
-@pytest.mark.parametrize("kind", schemas.KINDS)
-def test_the_schema_uses_only_keywords_that_mean_the_same_in_draft_7(kind: str) -> None:
-    # fastjsonschema knows drafts 4-7: a 2020-12 keyword (prefixItems, unevaluated*,
-    # dependentRequired, $defs...) it would ignore, accepting what jsonschema refuses.
-    same = {
-        "$id", "$schema", "additionalProperties", "const", "description", "enum", "format",
-        "items", "minLength", "minimum", "pattern", "properties", "propertyNames", "required",
-        "title", "type", "maxLength", "maximum", "maxItems", "minItems", "uniqueItems",
-        "exclusiveMinimum", "exclusiveMaximum",
-    }  # fmt: skip
-    schema = json.loads((schemas.schema_dir() / f"{kind}.schema.json").read_text())
-    used: set[str] = set()
-
-    def walk(node: Any, named: bool = False) -> None:
-        if isinstance(node, dict):
-            for key, value in node.items():
-                if not named:
-                    used.add(key)
-                walk(value, named=not named and key == "properties")
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    walk(schema)
-    assert used <= same, used - same
-    # `items` as a list means prefixItems in 2020-12 and a tuple in draft 7
-    assert '"items": [' not in json.dumps(schema)
-    assert Path(schemas.schema_dir()).is_dir()

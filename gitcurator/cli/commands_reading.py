@@ -27,7 +27,8 @@ def list_(
     """Skills with state, origin, pin and usage."""
     from gitcurator.commands.list import list_skills
 
-    return emit(list_skills(start, state=state, origin=origin, now=now), as_json=as_json)
+    result = list_skills(start, state=state, origin=origin, now=now, as_json=as_json)
+    return emit(result, as_json=as_json)
 
 
 @cli.command()

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 
 from gitcurator.output import warning_line
 from gitcurator.render import hidden_skills_note
-from gitcurator.skills.nested_repos import nested_findings
 from gitcurator.store import Store
 
 
@@ -19,7 +18,10 @@ def hidden_notes(hidden: Sequence[str], skills_dir: str) -> tuple[str, ...]:
 
 def nested_notes(store: Store) -> tuple[str, ...]:
     """A warning per folder no commit can hold because it is a repository of its own."""
-    return tuple(
-        warning_line(f"{f.path}/: {f.message}")
-        for f in nested_findings(store.nested_repositories())
-    )
+    folders = store.nested_repositories()
+    if not folders:
+        return ()
+    # Only now: the findings' module brings the skill checks and their regular expressions.
+    from gitcurator.skills.nested_repos import nested_findings
+
+    return tuple(warning_line(f"{f.path}/: {f.message}") for f in nested_findings(folders))

@@ -6,10 +6,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from gitcurator.curation.pass_inputs import skill_rows_at
+from gitcurator.curation.skill_rows import skill_rows_at
 from gitcurator.library import SkillsRepo
 from gitcurator.lifecycle.inventory import SkillRow
 from gitcurator.output import warning_line
+from gitcurator.skills.document import discover_skills
 from gitcurator.telemetry import ledger
 from gitcurator.telemetry.records import UsageRecord
 from gitcurator.timeutil import moment_of
@@ -21,6 +22,7 @@ class LoadedRows:
     problems: list[str]  # records that could not be read, each worth a warning
     now: datetime
     records: Mapping[str, UsageRecord] = field(default_factory=dict)  # what the rows joined
+    hidden: tuple[str, ...] = ()  # SKILL.md files left out under dot-folders (not skills)
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -32,5 +34,8 @@ def load_rows(repo: SkillsRepo, now: str | None) -> LoadedRows:
     """Every committed skill (live and archived) joined with its record and its history."""
     moment = moment_of(now)
     loaded = ledger.load(repo.store)
-    rows = skill_rows_at(repo, repo.store.head_paths(), loaded.records, moment)
-    return LoadedRows(rows, loaded.problems, moment, loaded.records)
+    entries = repo.store.head_entries()
+    # One walk gives the skills and the files left out (list warns about those).
+    found, hidden = discover_skills(entries, repo.config.skills_dir, repo.config.include)
+    rows = skill_rows_at(repo, entries, loaded.records, moment, locations=found)
+    return LoadedRows(rows, loaded.problems, moment, loaded.records, tuple(hidden))

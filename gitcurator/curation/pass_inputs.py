@@ -8,7 +8,7 @@ beside the notes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -16,18 +16,18 @@ from gitcurator.audit.passes import BRANCH_PREFIX
 from gitcurator.config import Config
 from gitcurator.curation.catalogue_cache import described_blobs, skill_md_blobs
 from gitcurator.curation.reference_cache import tree_references
+
+# skill_rows_at moved to curation.skill_rows; branch_verify still imports it from here
+from gitcurator.curation.skill_rows import skill_rows_at as skill_rows_at
 from gitcurator.errors import CuratorError
 from gitcurator.library import SkillsRepo
 from gitcurator.lifecycle.catalogue_cost import Described
-from gitcurator.lifecycle.inventory import SkillRow, build_rows
+from gitcurator.lifecycle.inventory import SkillRow
 from gitcurator.progress import NO_PROGRESS, Progress
 from gitcurator.references.graph import ReferenceGraph
-from gitcurator.skills.document import find_skills
-from gitcurator.skills.identity import identity
+from gitcurator.skills.document import SkillLocation, find_skills
 from gitcurator.store import ObjectID, Store, branches, commits
-from gitcurator.store.history import skill_histories
 from gitcurator.telemetry import ledger
-from gitcurator.telemetry.records import UsageRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +49,8 @@ class PassInputs:
     described: Mapping[ObjectID, Described] = field(default_factory=dict)
     references: ReferenceGraph = field(default_factory=ReferenceGraph)  # who refers to what
     aliases: Mapping[str, str] = field(default_factory=dict)  # absorbed name -> umbrella
+    # find_skills(entries) as load found them, so the later steps need not walk them again
+    locations: tuple[SkillLocation, ...] = ()
 
 
 def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS) -> PassInputs:
@@ -62,9 +64,9 @@ def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS)
     tree = commits.commit_tree_of(store, tip)
     entries = store.tree_entries(tree)
     loaded = ledger.load(store)
-    rows = skill_rows_at(repo, entries, loaded.records, now, head=tip)
-    aliases = {n: r.absorbed_into for n, r in loaded.records.items() if r.absorbed_into}
     locations = find_skills(entries, config.skills_dir, config.include)
+    rows = skill_rows_at(repo, entries, loaded.records, now, head=tip, locations=locations)
+    aliases = {n: r.absorbed_into for n, r in loaded.records.items() if r.absorbed_into}
     references = tree_references(store, config, entries, locations, aliases)
     return PassInputs(
         now=now,
@@ -81,26 +83,8 @@ def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS)
         described=described_blobs(store, skill_md_blobs(entries, config), progress),
         references=references,
         aliases=aliases,
+        locations=tuple(locations),
     )
-
-
-def skill_rows_at(
-    repo: SkillsRepo,
-    paths: Iterable[str],
-    records: Mapping[str, UsageRecord],
-    now: datetime,
-    head: ObjectID | None = None,
-) -> list[SkillRow]:
-    """Every skill among `paths` (live and archived) joined with its record and its history
-    up to `head` (default HEAD): what a pass and the reading commands start from."""
-    locations = find_skills(paths, repo.config.skills_dir, repo.config.include)
-    histories = skill_histories(
-        repo.store,
-        {loc.folder: identity(loc) for loc in locations},
-        repo.config.skills_dir,
-        head=head,
-    )
-    return build_rows(locations, records, histories, repo.config.curator, now)
 
 
 def free_run_id(store: Store, now: datetime) -> str:

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dulwich.object_store import commit_tree_changes, iter_tree_contents
+from dulwich.object_store import commit_tree_changes
 from dulwich.objects import Blob, ObjectID, Tree
 
 from gitcurator.errors import StoreError
@@ -19,7 +19,7 @@ from gitcurator.statefiles import TREE_CACHE, read_json, state_folder, write_cac
 from gitcurator.store.commits import CommitId, TreeId, commit_tree_of
 from gitcurator.store.diff import Entry, diff_trees
 from gitcurator.store.objects import FILE_MODE, TREE_MODE
-from gitcurator.store.paths import git_path, text_path
+from gitcurator.store.paths import git_path
 from gitcurator.store.stale_locks import clears_stale_object_locks
 
 if TYPE_CHECKING:
@@ -35,15 +35,24 @@ def tree_entries(store: Store, tree: TreeId) -> dict[str, Entry]:
     listing of the last tree asked for is cached in .git/ and moved to a new tree by
     diffing the two, which only descends into the folders that changed.
     """
-    cache = state_folder(Path(store.repo.commondir())) / TREE_CACHE
+    common = store.repo.commondir()
+    # A tree id names its content: a listing read once serves the process (list reads HEAD's
+    # three times), handed out as a copy since callers may edit theirs.
+    known = _LISTED.get((common, tree))
+    if known is not None:
+        return dict(known)
+    cache = state_folder(Path(common)) / TREE_CACHE
     old_tree, entries = _read_tree_cache(cache)
     if old_tree == tree.decode():
-        return entries
+        _remember(common, tree, entries)
+        return dict(entries)
+    # A cache of a tree this store lacks (copied or linked from another clone) is no base.
+    if old_tree is not None and ObjectID(old_tree.encode()) not in store.repo.object_store:
+        old_tree = None
     if old_tree is None:
-        entries = {
-            text_path(e.path): (e.sha, e.mode)
-            for e in iter_tree_contents(store.repo.object_store, tree)
-        }
+        # The differ parses raw trees: no Tree objects, half iter_tree_contents' cost.
+        listing = diff_trees(store, None, tree).files
+        entries = {path: after for path, (_, after) in listing.items() if after is not None}
     else:
         for path, (_, after) in diff_trees(store, ObjectID(old_tree.encode()), tree).files.items():
             if after is None:
@@ -51,7 +60,17 @@ def tree_entries(store: Store, tree: TreeId) -> dict[str, Entry]:
             else:
                 entries[path] = after
     _write_tree_cache(cache, tree.decode(), entries)
-    return entries
+    _remember(common, tree, entries)
+    return dict(entries)
+
+
+# (common dir, tree id) -> its listing; one at a time, as the file cache holds one.
+_LISTED: dict[tuple[str, TreeId], dict[str, Entry]] = {}
+
+
+def _remember(common: str, tree: TreeId, entries: dict[str, Entry]) -> None:
+    _LISTED.clear()
+    _LISTED[(common, tree)] = dict(entries)
 
 
 def _read_tree_cache(path: Path) -> tuple[str | None, dict[str, Entry]]:

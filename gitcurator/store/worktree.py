@@ -9,13 +9,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dulwich.ignore import IgnoreFilterManager
-from dulwich.index import IndexEntry
 
 from gitcurator.skills.document import SKILL_FILE, SKILL_FILE_LOWER, SKIPPED_DIRS, VENV_MARKER
 from gitcurator.skills.files import MAX_LOADED_BYTES, FileEntry, FileTree
-from gitcurator.store.index import cached_index
+from gitcurator.store.index_gitlinks import index_gitlinks
 from gitcurator.store.objects import GITLINK_MODE
-from gitcurator.store.paths import text_path
 
 if TYPE_CHECKING:
     from gitcurator.store.repository import Store
@@ -62,11 +60,7 @@ def nested_repositories(store: Store) -> list[str]:
     its own: a nested `.git` folder or file (a clone, a worktree, a submodule's checkout), or
     a submodule link in the index or HEAD. Ignored folders are not listed."""
     found = {p for p, (_sha, mode) in store.head_entries().items() if mode == GITLINK_MODE}
-    found |= {
-        text_path(key)
-        for key, entry in cached_index(store).items()
-        if isinstance(entry, IndexEntry) and entry.mode == GITLINK_MODE
-    }
+    found |= index_gitlinks(store)  # cached by the index's checksum: no parse a command
     ignore: IgnoreFilterManager | None = None
     # One scandir a folder and no stat: a folder is nested when its own listing holds .git.
     pending = [(str(store.root), "")]

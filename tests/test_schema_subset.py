@@ -1,0 +1,151 @@
+"""The quick check may only say "valid" where jsonschema says so too (it is never a verdict
+of "invalid"): every schema the package ships, real documents and thousands of mutants."""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import pytest
+import yaml
+from jsonschema import Draft202012Validator
+
+from gitcurator import schemas
+from gitcurator.config import DEFAULT_CONFIG_TEXT
+from gitcurator.schema_subset import compile_schema
+
+_T = "2026-03-01T10:00:00Z"
+RECORD: dict[str, Any] = {
+    "version": 1,
+    "skill": "pdf-tools",
+    "origin": {"value": "agent", "at": _T},
+    "pinned": {"value": True, "at": _T},
+    "hosts": {
+        "vm-1": {
+            "use_count": 3,
+            "view_count": 0,
+            "last_used_at": _T,
+            "last_viewed_at": None,
+            "sources": {
+                "claude-code": {
+                    "use_count": 2,
+                    "view_count": 0,
+                    "patch_count": 1,
+                    "last_patched_at": _T,
+                    "ids": {"use": ["0123456789ab"], "patch": ["ba9876543210"]},
+                }
+            },
+            "wanted": {"count": 1, "since": _T, "last_at": None, "ids": ["0123456789ab"]},
+        }
+    },
+    "imported": {"created_at": _T, "patch_count": 2, "last_patched_at": None},
+    "archived_at": None,
+    "absorbed_into": "pdf",
+    "lifecycle": {"value": "stale", "at": _T},
+    "source": {
+        "value": {"url": "https://example.com/x.git", "path": "a", "ref": None, "commit": "a" * 40},
+        "at": _T,
+    },
+}
+FRONTMATTER = {"name": "pdf-tools", "description": "Fill PDF forms.", "license": "MIT"}
+DOCS = {
+    "usage-record": RECORD,
+    "config": yaml.safe_load(DEFAULT_CONFIG_TEXT),
+    "skill-frontmatter": FRONTMATTER,
+}
+ODD = [None, True, False, 0, 1, -1, 1.0, 2.5, float("nan"), float("inf"), "", "x", "2026", _T,
+       "0123456789ab", [], ["x"], {}, {"x": 1}, "a" * 2000, 10**20]  # fmt: skip
+
+
+def _mutants(doc: object, rng: random.Random, n: int) -> list[object]:
+    out = []
+    for _ in range(n):
+        mutant = copy.deepcopy(doc)
+        for _ in range(rng.randint(1, 3)):
+            mutant = _mutate(mutant, rng)
+        out.append(mutant)
+    return out
+
+
+def _mutate(doc: object, rng: random.Random) -> object:
+    if not isinstance(doc, (dict, list)) or not doc or rng.random() < 0.15:
+        return rng.choice(ODD)
+    if isinstance(doc, list):
+        i = rng.randrange(len(doc))
+        doc[i] = _mutate(doc[i], rng)
+        return doc
+    key = rng.choice(sorted(doc))
+    roll = rng.random()
+    if roll < 0.15:
+        del doc[key]
+    elif roll < 0.3:
+        doc[rng.choice(["extra", "Bad Key", "codex", "use"])] = rng.choice(ODD)
+    else:
+        doc[key] = _mutate(doc[key], rng)
+    return doc
+
+
+@pytest.mark.parametrize("kind", schemas.KINDS)
+def test_every_shipped_schema_compiles(kind: str) -> None:
+    assert compile_schema(schemas.load(kind)) is not None
+
+
+@pytest.mark.parametrize("kind", sorted(DOCS))
+def test_a_real_document_passes_without_jsonschema(kind: str) -> None:
+    check = compile_schema(schemas.load(kind))
+    assert check is not None and check(DOCS[kind])
+
+
+@pytest.mark.parametrize("kind", sorted(DOCS))
+def test_quick_valid_is_never_jsonschema_invalid(kind: str) -> None:
+    check = compile_schema(schemas.load(kind))
+    assert check is not None
+    full = Draft202012Validator(schemas.load(kind))
+    rng = random.Random(kind)
+    said_valid = said_invalid = 0
+    for mutant in _mutants(DOCS[kind], rng, 3000):
+        errors = list(full.iter_errors(mutant))
+        if check(mutant):
+            assert not errors, (mutant, errors[0].message)
+            said_valid += 1
+        elif errors:
+            said_invalid += 1
+    assert said_valid > 100 and said_invalid > 100  # both sides were exercised
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"$ref": "#/$defs/x"},
+        {"patternProperties": {"^x": {}}, "additionalProperties": False},
+        {"items": [{"type": "string"}]},
+        {"type": "decimal"},
+        False,
+        {"if": {"type": "string"}},
+    ],
+)
+def test_a_keyword_it_does_not_know_leaves_every_document_to_jsonschema(schema: object) -> None:
+    assert compile_schema(schema) is None
+
+
+@pytest.mark.parametrize(
+    ("schema", "doc"),
+    [
+        ({"type": "integer"}, 1.0),  # jsonschema takes it; the quick check leaves it to it
+        ({"minimum": 0}, float("nan")),  # jsonschema lets NaN through every bound
+        ({"const": 1}, True),
+        ({"type": "object"}, {"x": 1}.items()),
+    ],
+)
+def test_odd_values_are_left_to_jsonschema(schema: dict[str, Any], doc: object) -> None:
+    check = compile_schema(schema)
+    assert check is not None and not check(doc)
+
+
+def test_problems_still_come_from_jsonschema() -> None:
+    bad = {**RECORD, "hosts": {"vm-1": {"use_count": -1, "view_count": 0}}}
+    assert schemas.problems(bad, "usage-record") == [
+        "at hosts.vm-1.use_count: -1 is less than the minimum of 0"
+    ]
+    assert schemas.problems(RECORD, "usage-record") == []
