@@ -1,0 +1,91 @@
+"""One skill's findings remembered by the content of its folder, so `validate` does not check
+an unchanged skill again (pure: the cache file is read and written by commands/validate_cache).
+
+What a skill's checks report follows from its folder's files (their paths, modes and blob ids),
+the folder's own path, `strict`, and the rules themselves. The key of a remembered result is
+a digest of the first four; the rules are named by RULES_VERSION, which the cache file carries
+with gitcurator's version and a digest of the config: RAISE RULES_VERSION WHENEVER A CHECK OF
+ONE SKILL CHANGES WHAT IT REPORTS (a new rule, a reworded message, a new limit, a parser
+that reads YAML differently), or a cached result of the old rules would be shown. No test
+can catch a forgotten raise; a changed gitcurator version drops the cache anyway.
+
+A skill whose findings looked outside its folder (a symlink, a link to a file of another
+skill or of the repository) is never remembered: it is checked on every run. The checks
+across the library (duplicate names, references, nested repositories) are never cached as
+findings: they are worked out each run from the names remembered here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from gitcurator.skills.check_skill import Finding
+from gitcurator.skills.document import SkillLocation
+
+RULES_VERSION = 1
+
+# path -> (blob id as hex, mode): every file of the tree being checked.
+Contents = Mapping[str, tuple[str, int]]
+# A skill's findings, in the order its checks gave them, and its name (check_skill.skill_name).
+Summary = tuple[tuple[Finding, ...], str]
+
+
+@dataclass(slots=True)
+class SkillMemo:
+    """Results remembered from earlier runs (`known`, `names`) and those this run used or
+    found (`fresh`, `fresh_names`: what the next cache file holds)."""
+
+    contents: Contents
+    known: Mapping[str, Summary] = field(default_factory=dict)
+    names: Mapping[str, str] = field(default_factory=dict)
+    fresh: dict[str, Summary] = field(default_factory=dict)
+    fresh_names: dict[str, str] = field(default_factory=dict)
+    # A file's reference candidates by blob id (references/scan.file_candidates).
+    known_candidates: Mapping[str, list[tuple[str, str, int]] | str] = field(default_factory=dict)
+    fresh_candidates: dict[str, list[tuple[str, str, int]] | str] = field(default_factory=dict)
+
+    def key(self, loc: SkillLocation, paths: Sequence[str], strict: bool) -> str | None:
+        """The digest of everything one skill's findings depend on (None when a file's
+        content is unknown: then it is checked and not remembered)."""
+        digest = hashlib.sha1(_text(f"{int(strict)}\0{loc.folder}\0{loc.skill_md}\n"))
+        for path in paths:
+            got = self.contents.get(path)
+            if got is None:
+                return None
+            digest.update(_text(f"{path}\0{got[1]:o}\0{got[0]}\n"))
+        return digest.hexdigest()
+
+    def recall(self, key: str | None) -> Summary | None:
+        """The remembered result for `key`, kept for the next cache file."""
+        if key is None:
+            return None
+        hit = self.known.get(key)
+        if hit is not None:
+            self.fresh[key] = hit
+        return hit
+
+    def name_key(self, loc: SkillLocation) -> str | None:
+        """Where a skill's name is remembered: its SKILL.md's path, blob and mode."""
+        got = self.contents.get(loc.skill_md)
+        return None if got is None else f"{loc.skill_md}\0{got[0]}\0{got[1]:o}"
+
+    def recall_name(self, loc: SkillLocation) -> str | None:
+        """The remembered name of a skill whose SKILL.md did not change."""
+        key = self.name_key(loc)
+        name = None if key is None else self.names.get(key)
+        if key is not None and name is not None:
+            self.fresh_names[key] = name
+        return name
+
+    def remember_name(self, loc: SkillLocation, name: str) -> None:
+        """Keep a skill's name for the next run."""
+        key = self.name_key(loc)
+        if key is not None:
+            self.fresh_names[key] = name
+
+
+def _text(text: str) -> bytes:
+    # A path that is not UTF-8 arrives with surrogate escapes; it is still one path.
+    return text.encode("utf-8", "surrogateescape")
