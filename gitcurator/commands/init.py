@@ -12,10 +12,15 @@ from gitcurator.library import SkillsRepo, init_store, read_config
 from gitcurator.output import Result, failed, warning_line
 from gitcurator.progress import NO_PROGRESS, Progress, step
 from gitcurator.render import findings_text, plural
+from gitcurator.skills.check_skill import frontmatter_name
 from gitcurator.skills.check_tree import check_tree
-from gitcurator.skills.document import find_skills
-from gitcurator.store import Store
-from gitcurator.telemetry.names import refresh_names_cache
+from gitcurator.skills.document import SkillLocation, find_skills
+from gitcurator.store import ObjectID, Store
+from gitcurator.store.commits import commit_tree_of
+from gitcurator.store.objects import LINK_MODE
+from gitcurator.store.staging import WorktreeScan
+from gitcurator.store.trees import remember_tree_entries
+from gitcurator.telemetry.names import refresh_names_cache, remember_frontmatter_names
 
 
 def init(
@@ -42,6 +47,23 @@ def init(
     if result.code != EXIT_OK:
         _undo(path, created)
     return Result(result.code, "" if quiet else result.text, None, result.notes)
+
+
+def _remember_what_was_read(
+    repo: SkillsRepo, scan: WorktreeScan, commit: ObjectID, skills: list[SkillLocation]
+) -> None:
+    """The new tree's listing and every SKILL.md's name, handed to the caches the names cache
+    is rebuilt through: else it reads back the 20,000 trees and 10,000 blobs at 10,000 skills
+    that were written a moment ago (seconds, in dulwich)."""
+    store = repo.store
+    entries = {f.path: (f.sha, f.mode) for f in scan.files}
+    remember_tree_entries(store, commit_tree_of(store, commit), entries)
+    names = {}
+    for loc in skills:
+        sha, mode = entries[loc.skill_md]
+        if mode != LINK_MODE:
+            names[sha.decode()] = frontmatter_name(scan.batch.objects[sha].as_raw_string())
+    remember_frontmatter_names(repo, names)
 
 
 def _undo(path: Path, created: bool) -> None:
@@ -156,8 +178,10 @@ def _first_commit(store: Store, created: bool, verify: bool, progress: Progress)
         f"{len(skills) - len(live)} archived, {plural(len(scan.files), 'file')} in all.\n"
     )
     with step("writing the commit", progress):
-        store.commit_scan(scan, message)
-    refresh_names_cache(SkillsRepo(store, config or Config()), progress)
+        commit = store.commit_scan(scan, message)
+    repo = SkillsRepo(store, config or Config())
+    _remember_what_was_read(repo, scan, commit, skills)
+    refresh_names_cache(repo, progress)
     verb = "created" if created else "initialised"
     nested = nested_notes(store)
     return Result(

@@ -33,7 +33,10 @@ def worktree_reference_findings(
     those written in the files it adds or edits, so a commit costs what it changes. With
     `memo`, a file's candidates are remembered by its blob id."""
     config = config or repo.config
-    locations = find_skills(tree.paths, config.skills_dir, config.include)
+    if memo is None:
+        locations = find_skills(tree.paths, config.skills_dir, config.include)
+    else:
+        locations = memo.discover(tree.paths, config.skills_dir, config.include)[0]
     sources = sources_of(tree.paths, locations, config.reference_files)
     if only is not None:
         sources = [s for s in sources if any(_under(s.path, p) for p in only)]

@@ -8,7 +8,6 @@ from dataclasses import replace
 from pathlib import Path
 
 from gitcurator.commands.library_notes import hidden_notes
-from gitcurator.commands.reference_warnings import worktree_reference_findings
 from gitcurator.commands.validate_cache import (
     ValidateCache,
     cache_key,
@@ -23,12 +22,10 @@ from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.output import Result
 from gitcurator.progress import NO_PROGRESS, Progress
 from gitcurator.render import findings_text, plural
-from gitcurator.skills.check_change import check_change
 from gitcurator.skills.check_skill import Finding
 from gitcurator.skills.check_tree import CheckResult, check_tree
 from gitcurator.skills.document import SKILL_FILE
 from gitcurator.skills.files import FileTree
-from gitcurator.skills.nested_repos import nested_findings
 from gitcurator.statefiles import state_folder
 from gitcurator.store.index import staged_snapshot
 from gitcurator.store.notes import notes_commit
@@ -149,6 +146,9 @@ def _check_staged(
     cache: ValidateCache,
 ) -> CheckResult:
     """What the hooks run: the staged change against HEAD, not the whole index."""
+    from gitcurator.commands.reference_warnings import worktree_reference_findings
+    from gitcurator.skills.check_change import check_change
+
     tree, changes, entries = staged_snapshot(repo.store)
     memo = memo_of(cache, {p: (sha.decode(), mode) for p, (sha, mode) in entries.items()})
     head = repo.store.head_tree()
@@ -188,6 +188,10 @@ def _check_worktree(
     if whole and cache.final is not None and cache.final[0] == library_digest(scan, notes, strict):
         save_cache(cache, None, scan.records, whole=True)
         return cache.final[1]
+    # Imported only when something is checked: an unchanged library does not pay for them.
+    from gitcurator.commands.reference_warnings import worktree_reference_findings
+    from gitcurator.skills.nested_repos import nested_findings
+
     tree, memo = scan.tree, memo_of(cache, scan.contents)
     result = check_tree(
         tree,

@@ -45,7 +45,10 @@ def check_change(
     are the ones checked whole, else the skills holding a changed path; with either, the
     skills live after but not before. `before_layout` is `before`'s (skills_dir, include)
     when the change edits the config. `memo` is check_tree's."""
-    found, hidden = discover_skills(after.paths, skills_dir, include)
+    if memo is None:
+        found, hidden = discover_skills(after.paths, skills_dir, include)
+    else:
+        found, hidden = memo.discover(after.paths, skills_dir, include)
     live = [s for s in found if not s.archived]
     if only is not None:
         selected, ignored = select_skills(live, only)

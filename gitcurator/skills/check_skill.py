@@ -126,6 +126,18 @@ def skill_name(skill: SkillFiles) -> str:
     return posixpath.basename(skill.folder)
 
 
+def frontmatter_name(data: bytes) -> str:
+    """A SKILL.md's `name:` as a string ("" when it has none or does not parse), parsed once
+    per content in this process (validation already did, for every skill it checked)."""
+    digest = _digest(data)
+    if digest not in _NAMES:
+        try:
+            _remember_name(digest, parse_skill_md(data))
+        except SkillParseError:
+            _NAMES[digest] = None
+    return _NAMES[digest] or ""
+
+
 def _check_skill_md(skill: SkillFiles, files: KnownPaths, strict: bool) -> Iterator[Finding]:
     path = skill.skill_md
     if path.endswith("/" + SKILL_FILE_LOWER):

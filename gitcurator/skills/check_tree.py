@@ -72,7 +72,10 @@ def check_tree(
     """Validate the live skills of `tree` (or those `only` names) and their names across it;
     `progress` hears how many skills are read. With `memo`, a skill whose folder holds what
     it held when last checked is not checked again (skills/check_memo)."""
-    found, hidden = discover_skills(tree.paths, skills_dir, include)
+    if memo is None:
+        found, hidden = discover_skills(tree.paths, skills_dir, include)
+    else:
+        found, hidden = memo.discover(tree.paths, skills_dir, include)
     live = [s for s in found if not s.archived]
     selected, ignored = (live, []) if only is None else select_skills(live, only)
     if only is not None:

@@ -75,6 +75,17 @@ def _names(
     return name_map(locations, frontmatter, absorbed), archived
 
 
+def remember_frontmatter_names(repo: SkillsRepo, names: dict[str, str]) -> None:
+    """Add names already parsed (SKILL.md blob id -> its `name:`, "" for none) to the cache
+    the names are read through, so a refresh right after (init's) parses nothing again."""
+    from gitcurator.telemetry import ledger
+
+    cache_path = ledger.state_of(repo.store) / FRONTMATTER_NAMES_CACHE
+    cached = read_json(cache_path)
+    cache: dict[str, str] = cached if isinstance(cached, dict) else {}
+    write_cache_json(cache_path, {**cache, **names})
+
+
 def refresh_names_cache(repo: SkillsRepo, progress: Progress = NO_PROGRESS) -> None:
     """Rebuild the hot path's name cache now, for the current HEAD.
 
