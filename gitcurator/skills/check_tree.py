@@ -87,7 +87,7 @@ def check_tree(
     names: list[tuple[str, str]] = []
     for loc in counted(live, "validating skills", progress):
         if loc.folder in chosen:
-            own, name = _check_one(tree, loc, strict, repo_paths, memo)
+            own, name = check_one(tree, loc, strict, repo_paths, memo)
             findings.extend(own)
         else:
             # Only the name matters for skills outside the selection.
@@ -104,7 +104,7 @@ def check_tree(
     return CheckResult(tuple(selected), tuple(findings), tuple(ignored), tuple(hidden))
 
 
-def _check_one(
+def check_one(
     tree: FileTree,
     loc: SkillLocation,
     strict: bool,
