@@ -28,7 +28,7 @@ from pathlib import Path
 from gitcurator import __version__
 from gitcurator.errors import StateFileError
 from gitcurator.references.scan import Candidate
-from gitcurator.skills.check_memo import RULES_VERSION, SkillMemo, Summary
+from gitcurator.skills.check_memo import RULES_VERSION, Layout, SkillMemo, Summary
 from gitcurator.skills.check_skill import Finding
 from gitcurator.skills.check_tree import CheckResult
 from gitcurator.skills.document import SkillLocation
@@ -51,6 +51,7 @@ class Results:
     skills: dict[str, Summary] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)
     candidates: dict[str, list[Candidate] | str] = field(default_factory=dict)
+    layout: Layout | None = None
 
 
 @dataclass(slots=True)
@@ -150,7 +151,47 @@ def _results_of(doc: Mapping[str, object]) -> Results:
             for kind, token, line in found:
                 if not (type(kind) is str and type(token) is str and type(line) is int):
                     raise TypeError("not a candidate")
-    return Results({k: _summary(v) for k, v in skills.items()}, names, candidates)
+    layout = _layout_of(doc["layout"])
+    return Results({k: _summary(v) for k, v in skills.items()}, names, candidates, layout)
+
+
+def _layout_of(value: object) -> Layout | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise TypeError("not a layout")
+    digest, refs_key = value["digest"], value["refs_key"]
+    if type(digest) is not str or type(refs_key) is not str:
+        raise TypeError("not a layout")
+    locations = tuple(_location(v) for v in value["locations"])
+    hidden = tuple(value["hidden"])
+    if not all(type(h) is str for h in hidden):
+        raise TypeError("not a path")
+    sources = value["sources"]
+    if sources is not None:
+        sources = tuple(_source(v) for v in sources)
+    refs = {k: tuple(_finding_of(f) for f in v) for k, v in value["refs"].items()}
+    if not all(type(k) is str for k in refs):
+        raise TypeError("not a key")
+    return Layout(digest, locations, hidden, sources, refs_key, refs)
+
+
+def _location(value: object) -> SkillLocation:
+    if not isinstance(value, list) or len(value) != 4:
+        raise TypeError("not a skill")
+    folder, skill_md, archived, skills_dir = value
+    if not (type(folder) is str and type(skill_md) is str and type(skills_dir) is str):
+        raise TypeError("not a skill")
+    return SkillLocation(folder, skill_md, bool(archived), skills_dir)
+
+
+def _source(value: object) -> tuple[str, str, bool, bool]:
+    if not isinstance(value, list) or len(value) != 4:
+        raise TypeError("not a source")
+    path, source, from_skill, live = value
+    if type(path) is not str or type(source) is not str:
+        raise TypeError("not a source")
+    return path, source, bool(from_skill), bool(live)
 
 
 def _summary(value: object) -> Summary:
@@ -175,11 +216,7 @@ def _final_of(value: object) -> tuple[str, CheckResult] | None:
         return None
     if not isinstance(value, dict) or type(value["digest"]) is not str:
         raise TypeError("not a result")
-    checked = []
-    for folder, skill_md, archived, skills_dir in value["checked"]:
-        if not (type(folder) is str and type(skill_md) is str and type(skills_dir) is str):
-            raise TypeError("not a skill")
-        checked.append(SkillLocation(folder, skill_md, bool(archived), skills_dir))
+    checked = [_location(v) for v in value["checked"]]
     findings = tuple(_finding_of(f) for f in value["findings"])
     ignored, hidden = value["ignored"], value["hidden"]
     if not all(type(p) is str for p in (*ignored, *hidden)):
@@ -190,7 +227,13 @@ def _final_of(value: object) -> tuple[str, CheckResult] | None:
 def memo_of(cache: ValidateCache, contents: dict[str, tuple[str, int]]) -> SkillMemo:
     """The memo check_tree reads the results through, over these file contents."""
     results = cache.results()
-    return SkillMemo(contents, results.skills, results.names, known_candidates=results.candidates)
+    return SkillMemo(
+        contents,
+        results.skills,
+        results.names,
+        known_candidates=results.candidates,
+        known_layout=results.layout,
+    )
 
 
 def save_cache(
@@ -224,18 +267,38 @@ def _save_results(cache: ValidateCache, memo: SkillMemo, whole: bool) -> None:
         skills = {**old.skills, **skills}
         names = {**old.names, **names}
         candidates = {**old.candidates, **candidates}
+    layout = memo.fresh_layout or old.layout
     if (
         skills.keys() == old.skills.keys()
         and names == old.names
         and candidates.keys() == old.candidates.keys()
+        and layout == old.layout
     ):
         return
     doc = {
         "skills": {k: [[_finding(f) for f in found], n] for k, (found, n) in skills.items()},
         "names": names,
         "candidates": candidates,
+        "layout": _layout_doc(layout),
     }
     _write(cache.folder / VALIDATE_RESULTS, cache.key, doc)
+
+
+def _layout_doc(layout: Layout | None) -> object:
+    if layout is None:
+        return None
+    return {
+        "digest": layout.digest,
+        "locations": [_location_doc(s) for s in layout.locations],
+        "hidden": list(layout.hidden),
+        "sources": None if layout.sources is None else [list(s) for s in layout.sources],
+        "refs_key": layout.refs_key,
+        "refs": {k: [_finding(f) for f in v] for k, v in layout.refs.items()},
+    }
+
+
+def _location_doc(s: SkillLocation) -> list[object]:
+    return [s.folder, s.skill_md, s.archived, s.skills_dir]
 
 
 def _final_doc(final: tuple[str, CheckResult] | None) -> object:
@@ -244,7 +307,7 @@ def _final_doc(final: tuple[str, CheckResult] | None) -> object:
     digest, result = final
     return {
         "digest": digest,
-        "checked": [[s.folder, s.skill_md, s.archived, s.skills_dir] for s in result.checked],
+        "checked": [_location_doc(s) for s in result.checked],
         "findings": [_finding(f) for f in result.findings],
         "ignored": list(result.ignored),
         "hidden": list(result.hidden),

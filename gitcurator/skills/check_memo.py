@@ -9,6 +9,11 @@ ONE SKILL CHANGES WHAT IT REPORTS (a new rule, a reworded message, a new limit, 
 that reads YAML differently), or a cached result of the old rules would be shown. No test
 can catch a forgotten raise; a changed gitcurator version drops the cache anyway.
 
+The same holds for what follows from the listing alone (skills/check_memo.Layout: which
+folders are skills, which files are reference sources, each source file's reference
+warnings): raise RULES_VERSION too when discover_skills, sources_of or the reference rules
+change what they find.
+
 A skill whose findings looked outside its folder (a symlink, a link to a file of another
 skill or of the repository) is never remembered: it is checked on every run. The checks
 across the library (duplicate names, references, nested repositories) are never cached as
@@ -45,6 +50,9 @@ class SkillMemo:
     # A file's reference candidates by blob id (references/scan.file_candidates).
     known_candidates: Mapping[str, list[tuple[str, str, int]] | str] = field(default_factory=dict)
     fresh_candidates: dict[str, list[tuple[str, str, int]] | str] = field(default_factory=dict)
+    # What followed from the listing alone, from the run before: see Layout.
+    known_layout: Layout | None = None
+    fresh_layout: Layout | None = None
     layouts: dict[
         tuple[str, tuple[str, ...]],
         tuple[Sequence[str], tuple[list[SkillLocation], list[str]]],
@@ -59,9 +67,27 @@ class SkillMemo:
         seen = self.layouts.get(key)
         if seen is not None and seen[0] is paths:
             return seen[1]
-        found = discover_skills(paths, skills_dir, include)
+        digest = listing_digest(paths, skills_dir, include)
+        old = self.known_layout
+        if old is not None and old.digest == digest:
+            found = (list(old.locations), list(old.hidden))
+        else:
+            found = discover_skills(paths, skills_dir, include)
         self.layouts[key] = (paths, found)
+        if self.fresh_layout is None or self.fresh_layout.digest != digest:
+            self.fresh_layout = Layout(digest, tuple(found[0]), tuple(found[1]))
         return found
+
+    def layout_for(self, paths: Sequence[str], skills_dir: str, include: Sequence[str]) -> Layout:
+        """This run's Layout of the listing (discover() first found its skills)."""
+        self.discover(paths, skills_dir, include)
+        assert self.fresh_layout is not None
+        return self.fresh_layout
+
+    def remembered_layout(self, layout: Layout) -> Layout | None:
+        """The run before's Layout, if it was of the same listing."""
+        old = self.known_layout
+        return old if old is not None and old.digest == layout.digest else None
 
     def key(self, loc: SkillLocation, paths: Sequence[str], strict: bool) -> str | None:
         """The digest of everything one skill's findings depend on (None when a file's
@@ -101,6 +127,27 @@ class SkillMemo:
         key = self.name_key(loc)
         if key is not None:
             self.fresh_names[key] = name
+
+
+@dataclass(slots=True)
+class Layout:
+    """What follows from the listing alone (every path, skills_dir, include): the skills and
+    hidden SKILL.md files, the reference sources and, for one set of absorbed names and
+    reference globs (`refs_key`), each source file's reference warnings by its content."""
+
+    digest: str
+    locations: tuple[SkillLocation, ...]
+    hidden: tuple[str, ...]
+    sources: tuple[tuple[str, str, bool, bool], ...] | None = None  # scan.Source's fields
+    refs_key: str = ""
+    refs: dict[str, tuple[Finding, ...]] = field(default_factory=dict)
+
+
+def listing_digest(paths: Sequence[str], skills_dir: str, include: Sequence[str]) -> str:
+    """The digest a Layout is kept by."""
+    digest = hashlib.sha1(_text(f"{skills_dir}\0{list(include)!r}\n"))
+    digest.update(_text("\0".join(paths)))
+    return digest.hexdigest()
 
 
 def _text(text: str) -> bytes:
