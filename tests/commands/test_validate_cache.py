@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from support.read_only import refuse_opening_in
 from support.repos import git, run_cli, write_skill
 
 import gitcurator.commands.validate as validate_command
@@ -246,15 +247,7 @@ def test_a_read_only_state_folder_still_validates(
     for name in CACHES:
         (_state(repo) / name).unlink()
     state = _state(repo)
-    real_open = os.open
-
-    def refusing(path: str | os.PathLike[str], *args: object, **kwargs: object) -> int:
-        # As a read-only folder answers, even to root (who chmod does not stop).
-        if Path(path).parent == state:
-            raise PermissionError(13, "Permission denied", str(path))
-        return real_open(path, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(os, "open", refusing)
+    refuse_opening_in(monkeypatch, state)
     assert _validate(repo) == cold
     assert _validate(repo) == cold
     assert not any((state / name).exists() for name in CACHES)
