@@ -58,7 +58,8 @@ def fresh_copy(source: Path, target: Path) -> None:
     """`target` as a copy of `source` (the generated library, before any git)."""
     if target.exists():
         shutil.rmtree(target)
-    shutil.copytree(source, target, symlinks=True)
+    # cp -a: several times faster than shutil.copytree on 20,000 files, and outside any timing.
+    subprocess.run(["cp", "-a", str(source), str(target)], check=True)
 
 
 class Editor:

@@ -31,9 +31,13 @@ def precheck(
 ) -> dict[str, str]:
     """Check `skills` across worker processes and add what they found to `memo.known` (a
     dict); returns the frontmatter names the workers parsed (SKILL.md blob id -> name)."""
+    import threading
+
     workers = min(os.cpu_count() or 1, 8)
     if workers < 2 or len(skills) < _MIN_SKILLS or not isinstance(memo.known, dict):
         return {}
+    if threading.active_count() > 1:
+        return {}  # forking a process with threads (a server calling init) can deadlock
     import multiprocessing
 
     global _JOB
