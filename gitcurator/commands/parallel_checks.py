@@ -9,7 +9,10 @@ costs only its share of the head start.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import pickle
+import signal
 from collections.abc import Sequence
 
 from gitcurator.skills.check_memo import SkillMemo, Summary
@@ -20,8 +23,6 @@ from gitcurator.skills.files import FileTree
 
 # Below this many skills a worker's start-up costs more than it saves.
 _MIN_SKILLS = 1000
-# What the forked workers read: set just before the pool forks, never pickled.
-_JOB: tuple[FileTree, list[list[SkillLocation]], bool, SkillMemo] | None = None
 
 Part = tuple[dict[str, Summary], dict[str, str]]
 
@@ -36,32 +37,77 @@ def precheck(
     workers = min(os.cpu_count() or 1, 8)
     if workers < 2 or len(skills) < _MIN_SKILLS or not isinstance(memo.known, dict):
         return {}
-    if threading.active_count() > 1:
+    if threading.active_count() > 1 or not hasattr(os, "fork"):
         return {}  # forking a process with threads (a server calling init) can deadlock
-    import multiprocessing
-
-    global _JOB
-    _JOB = (tree, [list(skills[i::workers]) for i in range(workers)], strict, memo)
+    # Plain forks and pipes, not multiprocessing.Pool: its handler threads may fork a
+    # replacement worker while they hold a lock, and that worker then waits for good.
+    chunks = [list(skills[i::workers]) for i in range(workers)]
+    running: list[tuple[int, int]] = []
     names: dict[str, str] = {}
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            for known, parsed in pool.imap_unordered(_work, range(workers)):
-                memo.known.update(known)
-                names.update(parsed)
-    except (OSError, ValueError):
-        return names  # no fork here (or no room for it): check_tree checks them all
+        for chunk in chunks:
+            running.append(_start(tree, chunk, strict, memo))
+        while running:
+            part = _collect(*running[0])
+            running.pop(0)  # reaped: its pid is no longer ours to signal
+            if part is not None:
+                memo.known.update(part[0])
+                names.update(part[1])
     finally:
-        _JOB = None
+        for pid, fd in running:  # an interrupt or a failure: the rest are stopped
+            _stop(pid, fd)
     return names
 
 
-def _work(part: int) -> Part:
-    assert _JOB is not None
-    tree, chunks, strict, memo = _JOB
+def _start(
+    tree: FileTree, chunk: list[SkillLocation], strict: bool, memo: SkillMemo
+) -> tuple[int, int]:
+    """A forked worker checking `chunk`; (its pid, the pipe its pickled Part comes from)."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the worker: never returns into the command
+        code = 1
+        try:
+            os.close(read_end)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            data = pickle.dumps(_work(tree, chunk, strict, memo), pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(write_end, "wb") as out:
+                out.write(data)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    return pid, read_end
+
+
+def _collect(pid: int, fd: int) -> Part | None:
+    """A worker's Part once it is done (None if it failed: check_tree checks its share);
+    the worker is reaped and its pipe closed."""
+    with os.fdopen(fd, "rb") as pipe:
+        data = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0 or not data:
+        return None
+    part: Part = pickle.loads(data)  # from our own fork, over a private pipe
+    return part
+
+
+def _stop(pid: int, fd: int) -> None:
+    """Close the pipe and end the worker, not yet reaped (after a failure or an interrupt)."""
+    with contextlib.suppress(OSError):
+        os.close(fd)
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(ChildProcessError, OSError):
+        os.waitpid(pid, 0)
+
+
+def _work(tree: FileTree, chunk: list[SkillLocation], strict: bool, memo: SkillMemo) -> Part:
     mine = SkillMemo(memo.contents)
     repo_paths = frozenset(tree.paths)
     parsed: dict[str, str] = {}
-    for loc in chunks[part]:
+    for loc in chunk:
         check_one(tree, loc, strict, repo_paths, mine)
         got = memo.contents.get(loc.skill_md)
         data = tree.load(loc.skill_md).data if got is not None else None
