@@ -1,12 +1,14 @@
 """Time `gitcurator init` and `gitcurator validate` against plain git on a generated library.
 
-Usage: python bench/bench_validate_init.py [--skills N] [--keep DIR]
+Usage: python bench/bench_validate_init.py [--skills N] [--keep DIR] [--library DIR] [--runs R]
 
-Two copies of the same generated library (bench/make_library.py): gitcurator initialises one,
-`git init -q && git add -A && git commit -qm x` the other. Then `gitcurator validate` checks the
-whole first repository, compared with the `git add -A && git commit` part of the git run (the
-cost of the commit a validating hook would guard). Each figure is one run of a real process,
-Python start-up included, as a user or a hook pays it.
+Each `init` starts from a fresh copy of the same generated library (bench/make_library.py,
+or the folder `--library` names, copied rather than regenerated), as does each
+`git init -q && git add -A && git commit -qm x` it is compared with. Then `validate` on the
+initialised library: cold (its caches deleted), with nothing changed since the last run,
+after editing one skill, and `--staged` after editing and staging one (what the pre-commit
+hook runs), beside `git status` and `git add` + `git commit` of the same edit. Every figure
+is the median of `--runs` real processes (Python start-up included), through bench/figures.
 """
 
 from __future__ import annotations
@@ -18,14 +20,16 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from figures import Figure, repeat, report, run_measured
 from make_library import make_library
 
+SCRIPT = "bench_validate_init"
 GITCURATOR = [sys.executable, "-m", "gitcurator"]
+CACHES = ("validate-cache.json", "validate-results.json")
 
 
 def bench_env(home: Path) -> dict[str, str]:
@@ -41,50 +45,108 @@ def bench_env(home: Path) -> dict[str, str]:
         GIT_AUTHOR_EMAIL="bench@example.com",
         GIT_COMMITTER_NAME="bench",
         GIT_COMMITTER_EMAIL="bench@example.com",
+        # No detached `git gc --auto` after the baseline's commit of 20,000 loose objects: it
+        # would run on during the next figures (and into the copy being replaced).
+        GIT_CONFIG_COUNT="1",
+        GIT_CONFIG_KEY_0="gc.auto",
+        GIT_CONFIG_VALUE_0="0",
     )
     return env
 
 
-def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, str]:
-    """Seconds the command took; its output. Exits the script if the command fails."""
-    start = time.perf_counter()
-    done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
-    elapsed = time.perf_counter() - start
-    if done.returncode != 0:
-        tail = "\n".join(done.stderr.splitlines()[-15:])
-        sys.exit(f"`{' '.join(cmd)}` failed with exit {done.returncode}:\n{tail}")
-    return elapsed, done.stdout + done.stderr
+def fresh_copy(source: Path, target: Path) -> None:
+    """`target` as a copy of `source` (the generated library, before any git)."""
+    if target.exists():
+        shutil.rmtree(target)
+    # cp -a: several times faster than shutil.copytree on 20,000 files, and outside any timing.
+    subprocess.run(["cp", "-a", str(source), str(target)], check=True)
 
 
-def run(work: Path, skills: int) -> None:
+class Editor:
+    """Edits one skill a little differently each time, as a person's save does."""
+
+    def __init__(self, repo: Path, env: dict[str, str]) -> None:
+        self.skill = next(p for p in sorted(repo.glob("*/*/SKILL.md")))
+        self.original = self.skill.read_text(encoding="utf-8")
+        self.repo, self.env, self.count = repo, env, 0
+
+    def edit(self) -> None:
+        self.count += 1
+        self.skill.write_text(self.original + f"\nEdit {self.count}.\n", encoding="utf-8")
+
+    def edit_and_stage(self) -> None:
+        self.edit()
+        subprocess.run(["git", "add", str(self.skill)], cwd=self.repo, env=self.env, check=True)
+
+    def restore(self) -> None:
+        self.skill.write_text(self.original, encoding="utf-8")
+        subprocess.run(["git", "add", "-A"], cwd=self.repo, env=self.env, check=True)
+
+
+def drop_caches(repo: Path) -> None:
+    for name in CACHES:
+        (repo / ".git" / "gitcurator" / name).unlink(missing_ok=True)
+
+
+def run(work: Path, skills: int, library: Path | None, runs: int) -> None:
     env = bench_env(work / "home")
     (work / "home").mkdir()
+    raw = library if library is not None else work / "raw"
+    if library is None:
+        make_library(raw, skills)
     mine, theirs = work / "gitcurator", work / "git"
 
-    start = time.perf_counter()
-    make_library(mine, skills)
-    shutil.copytree(mine, theirs, symlinks=True)
-    files = sum(1 for p in mine.rglob("*") if p.is_file())
-    print(f"library: {skills} skills, {files} files in each copy "
-          f"(generated and copied in {time.perf_counter() - start:.1f} s)")  # fmt: skip
+    init = repeat(
+        [*GITCURATOR, "init", str(mine), "--quiet"], work, env, runs, lambda: fresh_copy(raw, mine)
+    )
+    git_cmd = f"cd '{theirs}' && git init -q && git add -A && git commit -qm x"
+    git = repeat(["sh", "-c", git_cmd], work, env, runs, lambda: fresh_copy(raw, theirs))
+    report(SCRIPT, skills, "init", init)
+    report(SCRIPT, skills, "git init && git add -A && git commit", git)
+    report(SCRIPT, skills, "init vs git init+add+commit", init.median / git.median, "x")
+    fresh_copy(raw, mine)
+    rss = run_measured([*GITCURATOR, "init", str(mine), "--quiet"], work, env).peak_rss_mb
+    report(SCRIPT, skills, "init peak RSS", rss, "MB")
+    check_git_sees_no_change(mine, env)
 
-    gc_init, _ = timed([*GITCURATOR, "init", str(mine), "--quiet"], work, env)
-    git_init, _ = timed(["git", "init", "-q"], theirs, env)
-    git_add, _ = timed(["git", "add", "-A"], theirs, env)
-    git_commit, _ = timed(["git", "commit", "-qm", "x"], theirs, env)
-    git_add_commit = git_add + git_commit
-    git_total = git_init + git_add_commit
-    gc_validate, out = timed([*GITCURATOR, "validate", "-C", str(mine)], work, env)
+    validate = [*GITCURATOR, "validate", "-C", str(mine)]
+    cold = repeat(validate, work, env, runs, lambda: drop_caches(mine))
+    report(SCRIPT, skills, "validate cold (no caches)", cold)
+    rss = run_measured(validate, work, env).peak_rss_mb
+    report(SCRIPT, skills, "validate peak RSS", rss, "MB")
+    report(SCRIPT, skills, "validate unchanged (warm)", repeat(validate, work, env, runs))
+    editor = Editor(mine, env)
+    edited = repeat(validate, work, env, runs, editor.edit)
+    report(SCRIPT, skills, "validate after editing one skill", edited)
+    staged = repeat([*validate, "--staged"], work, env, runs, editor.edit_and_stage)
+    report(SCRIPT, skills, "validate --staged after editing one skill", staged)
+    editor.restore()
+    report(
+        SCRIPT, skills, "git status (baseline)", repeat(["git", "status", "-s"], mine, env, runs)
+    )
+    commit = Figure([git_add_commit(mine, env, editor) for _ in range(runs)])
+    report(SCRIPT, skills, "git add -A + git commit of one edit (baseline)", commit)
+    print(f"validate said: {run_measured(validate, work, env).output.strip().splitlines()[-1]}")
 
-    rows = [
-        ("gitcurator init (validate + commit)", gc_init, git_total, "git init+add+commit"),
-        ("gitcurator validate (whole repo)", gc_validate, git_add_commit, "git add+commit"),
-    ]
-    print(f"git: init {git_init:.2f} s, add -A {git_add:.2f} s, commit {git_commit:.2f} s")
-    print(f"{'command':<38} {'seconds':>8}   {'vs':<20} {'seconds':>8} {'ratio':>7}")
-    for label, ours, base, base_label in rows:
-        print(f"{label:<38} {ours:>8.2f}   {base_label:<20} {base:>8.2f} {ours / base:>6.1f}x")
-    print(f"validate said: {out.strip().splitlines()[-1]}")
+
+def git_add_commit(repo: Path, env: dict[str, str], editor: Editor) -> float:
+    """The commit a validating hook guards: `git add -A` and `git commit` of one edit."""
+    editor.edit()
+    add = run_measured(["git", "add", "-A"], repo, env).seconds
+    return add + run_measured(["git", "commit", "-qm", "edit", "--no-verify"], repo, env).seconds
+
+
+def check_git_sees_no_change(repo: Path, env: dict[str, str]) -> None:
+    """After init, `git fsck --strict` is clean and `git status` shows nothing."""
+    fsck = subprocess.run(["git", "fsck", "--strict"], cwd=repo, env=env, capture_output=True)
+    status = subprocess.run(
+        ["git", "status", "--porcelain"], cwd=repo, env=env, capture_output=True, text=True
+    )
+    if fsck.returncode != 0 or fsck.stdout or fsck.stderr.strip():
+        sys.exit(f"git fsck --strict after init: {fsck.stdout!r} {fsck.stderr!r}")
+    if status.stdout.strip():
+        sys.exit(f"git status after init is not clean:\n{status.stdout[:2000]}")
+    print("after init: git fsck --strict clean, git status clean")
 
 
 @contextlib.contextmanager
@@ -105,9 +167,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--skills", type=int, default=10_000, help="library size (default 10000)")
     parser.add_argument("--keep", type=Path, metavar="DIR", help="work in DIR and keep it")
+    parser.add_argument(
+        "--library",
+        type=Path,
+        metavar="DIR",
+        help="a library make_library.py built (of --skills skills), copied instead of generated",
+    )
+    parser.add_argument("--runs", type=int, default=3, help="runs per figure (default 3)")
     args = parser.parse_args()
+    if args.runs < 3:
+        parser.error("--runs: at least 3, for a median and a spread")
     with work_dir(parser, args.keep) as work:
-        run(work, args.skills)
+        run(work, args.skills, args.library.resolve() if args.library else None, args.runs)
 
 
 if __name__ == "__main__":

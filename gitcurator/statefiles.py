@@ -68,6 +68,10 @@ SEARCH_INDEX_LIVE = "search-index-live.txt"  # the same, of the live skills alon
 # blob id -> the places a skill's Markdown or a reference file may name a skill (see
 # references/scan): what `refs` and a pass's load step would otherwise re-read and re-scan.
 REFERENCES_CACHE = "references-cache.json"
+# validate's work-tree records and last whole-library result, and its per-skill results by
+# content (commands/validate_cache)
+VALIDATE_CACHE = "validate-cache.json"
+VALIDATE_RESULTS = "validate-results.json"
 
 _read_only = False
 

@@ -6,16 +6,24 @@ import shutil
 from pathlib import Path
 
 from gitcurator.commands.library_notes import hidden_notes, nested_notes
+from gitcurator.commands.parallel_checks import precheck
 from gitcurator.config import CONFIG_FILE, DEFAULT_CONFIG_TEXT, Config, parse_config
 from gitcurator.errors import EXIT_OK, NotARepository, UsageError
 from gitcurator.library import SkillsRepo, init_store, read_config
 from gitcurator.output import Result, failed, warning_line
 from gitcurator.progress import NO_PROGRESS, Progress, step
 from gitcurator.render import findings_text, plural
+from gitcurator.skills.check_memo import SkillMemo
+from gitcurator.skills.check_skill import frontmatter_name
 from gitcurator.skills.check_tree import check_tree
-from gitcurator.skills.document import find_skills
-from gitcurator.store import Store
+from gitcurator.skills.document import SkillLocation, find_skills
+from gitcurator.store import ObjectID, Store
+from gitcurator.store.commits import commit_tree_of
+from gitcurator.store.objects import LINK_MODE
+from gitcurator.store.staging import WorktreeScan
+from gitcurator.store.trees import remember_tree_entries
 from gitcurator.telemetry.names import refresh_names_cache
+from gitcurator.telemetry.names_index import remember
 
 
 def init(
@@ -42,6 +50,30 @@ def init(
     if result.code != EXIT_OK:
         _undo(path, created)
     return Result(result.code, "" if quiet else result.text, None, result.notes)
+
+
+def _remember_what_was_read(
+    repo: SkillsRepo,
+    scan: WorktreeScan,
+    commit: ObjectID,
+    skills: list[SkillLocation],
+    parsed: dict[str, str],
+) -> None:
+    """The new tree's listing and every SKILL.md's name, handed to the caches the names cache
+    is rebuilt through: else it reads back the 20,000 trees and 10,000 blobs at 10,000 skills
+    that were written a moment ago (seconds, in dulwich)."""
+    store = repo.store
+    entries = {f.path: (f.sha, f.mode) for f in scan.files}
+    tree = commit_tree_of(store, commit)
+    remember_tree_entries(store, tree, entries)
+    names = {}
+    for loc in skills:
+        sha, mode = entries[loc.skill_md]
+        blob = sha.decode()
+        if mode != LINK_MODE:
+            data = scan.batch.objects[sha].as_raw_string()
+            names[blob] = parsed[blob] if blob in parsed else frontmatter_name(data)
+    remember(store, tree, {p: sha.decode() for p, (sha, _mode) in entries.items()}, names)
 
 
 def _undo(path: Path, created: bool) -> None:
@@ -133,9 +165,11 @@ def _first_commit(store: Store, created: bool, verify: bool, progress: Progress)
     config = parse_config(config_path.read_text(encoding="utf-8")) if config_path.exists() else None
     skills_dir = config.skills_dir if config else ""
     include = config.include if config else ()
-    result = check_tree(
-        store.scan_tree(scan), skills_dir=skills_dir, include=include, progress=progress
-    )
+    tree = store.scan_tree(scan)
+    memo = SkillMemo({f.path: (f.sha.decode(), f.mode) for f in scan.files}, known={})
+    found = memo.discover(tree.paths, skills_dir, include)[0]
+    parsed = precheck(tree, [s for s in found if not s.archived], False, memo)
+    result = check_tree(tree, skills_dir=skills_dir, include=include, progress=progress, memo=memo)
     hidden = hidden_notes(result.hidden, skills_dir)
     if result.errors and verify:
         return failed(
@@ -156,8 +190,10 @@ def _first_commit(store: Store, created: bool, verify: bool, progress: Progress)
         f"{len(skills) - len(live)} archived, {plural(len(scan.files), 'file')} in all.\n"
     )
     with step("writing the commit", progress):
-        store.commit_scan(scan, message)
-    refresh_names_cache(SkillsRepo(store, config or Config()), progress)
+        commit = store.commit_scan(scan, message)
+    repo = SkillsRepo(store, config or Config())
+    _remember_what_was_read(repo, scan, commit, skills, parsed)
+    refresh_names_cache(repo, progress)
     verb = "created" if created else "initialised"
     nested = nested_notes(store)
     return Result(

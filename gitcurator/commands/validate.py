@@ -8,20 +8,29 @@ from dataclasses import replace
 from pathlib import Path
 
 from gitcurator.commands.library_notes import hidden_notes
-from gitcurator.commands.reference_warnings import worktree_reference_findings
+from gitcurator.commands.validate_cache import (
+    ValidateCache,
+    cache_key,
+    library_digest,
+    memo_of,
+    read_cache,
+    save_cache,
+)
 from gitcurator.config import CONFIG_FILE, Config, parse_config
 from gitcurator.errors import EXIT_FAILURE, EXIT_OK, NotARepository, UsageError
 from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.output import Result
 from gitcurator.progress import NO_PROGRESS, Progress
 from gitcurator.render import findings_text, plural
-from gitcurator.skills.check_change import check_change
 from gitcurator.skills.check_skill import Finding
 from gitcurator.skills.check_tree import CheckResult, check_tree
 from gitcurator.skills.document import SKILL_FILE
 from gitcurator.skills.files import FileTree
-from gitcurator.skills.nested_repos import nested_findings
+from gitcurator.statefiles import state_folder
+from gitcurator.store.index import staged_snapshot
+from gitcurator.store.notes import notes_commit
 from gitcurator.store.worktree import folder_tree
+from gitcurator.store.worktree_stat import stat_worktree
 
 MISSING_SKILL_MD = f"Missing required file: {SKILL_FILE}"
 
@@ -98,40 +107,13 @@ def _check_repo(
     given: Sequence[tuple[str, Path]] = (),
     progress: Progress = NO_PROGRESS,
 ) -> CheckResult:
-    tree = repo.store.staged_tree() if staged else repo.store.worktree_tree()
     config = repo.config
     selected = None if only is None else list(only)
+    cache = read_cache(state_folder(Path(repo.store.repo.commondir())), cache_key(repr(config)))
     if staged:
-        # What the hooks run: the staged change against HEAD, not the whole index.
-        head, changes = repo.store.head_tree(), repo.store.staged_changes()
-        before_layout = None
-        if CONFIG_FILE in changes:  # the commit's own config says which folders are skills
-            config, old = _config_of(tree), _config_of(head)
-            before_layout = (old.skills_dir, old.include)
-        result = check_change(
-            head,
-            tree,
-            changes,
-            skills_dir=config.skills_dir,
-            include=config.include,
-            strict=strict,
-            only=selected,
-            before_layout=before_layout,
-        )
-        refs = worktree_reference_findings(repo, tree, selected, changes, config)
-        result = replace(result, findings=(*result.findings, *refs))
+        result = _check_staged(repo, config, selected, strict, cache)
     else:
-        result = check_tree(
-            tree,
-            skills_dir=config.skills_dir,
-            include=config.include,
-            strict=strict,
-            only=selected,
-            progress=progress,
-        )
-        nested = nested_findings(repo.store.nested_repositories(), selected)
-        refs = worktree_reference_findings(repo, tree, selected)
-        result = replace(result, findings=(*result.findings, *nested, *refs))
+        result = _check_worktree(repo, config, selected, strict, cache, progress)
     folders = {raw for raw, full in given if full.is_dir() and not full.is_symlink()}
     # A folder whose skills sit in a nested repository is reported as such, not as empty.
     nested_at = [f.path for f in result.findings if f.rule == "nested-repository"]
@@ -154,6 +136,78 @@ def _check_repo(
         return checked
     alone = [_check_folder(raw, full, strict) for raw, full in ignored_here.items()]
     return _joined([checked, *alone])
+
+
+def _check_staged(
+    repo: SkillsRepo,
+    config: Config,
+    selected: list[str] | None,
+    strict: bool,
+    cache: ValidateCache,
+) -> CheckResult:
+    """What the hooks run: the staged change against HEAD, not the whole index."""
+    from gitcurator.commands.reference_warnings import worktree_reference_findings
+    from gitcurator.skills.check_change import check_change
+
+    tree, changes, entries = staged_snapshot(repo.store)
+    memo = memo_of(cache, {p: (sha.decode(), mode) for p, (sha, mode) in entries.items()})
+    head = repo.store.head_tree()
+    before_layout = None
+    if CONFIG_FILE in changes:  # the commit's own config says which folders are skills
+        config, old = _config_of(tree), _config_of(head)
+        before_layout = (old.skills_dir, old.include)
+    result = check_change(
+        head,
+        tree,
+        changes,
+        skills_dir=config.skills_dir,
+        include=config.include,
+        strict=strict,
+        only=selected,
+        before_layout=before_layout,
+        memo=memo,
+    )
+    refs = worktree_reference_findings(repo, tree, selected, changes, config, memo)
+    save_cache(cache, memo, None, whole=False)
+    return replace(result, findings=(*result.findings, *refs))
+
+
+def _check_worktree(
+    repo: SkillsRepo,
+    config: Config,
+    selected: list[str] | None,
+    strict: bool,
+    cache: ValidateCache,
+    progress: Progress,
+) -> CheckResult:
+    """The work tree's skills, each read only if it changed since it was last checked; the
+    whole library's result taken as it was when nothing it follows from changed."""
+    scan = stat_worktree(repo.store, cache.worktree, cache.started_ns)
+    whole = selected is None
+    notes = notes_commit(repo.store)
+    if whole and cache.final is not None and cache.final[0] == library_digest(scan, notes, strict):
+        save_cache(cache, None, scan.records, whole=True)
+        return cache.final[1]
+    # Imported only when something is checked: an unchanged library does not pay for them.
+    from gitcurator.commands.reference_warnings import worktree_reference_findings
+    from gitcurator.skills.nested_repos import nested_findings
+
+    tree, memo = scan.tree, memo_of(cache, scan.contents)
+    result = check_tree(
+        tree,
+        skills_dir=config.skills_dir,
+        include=config.include,
+        strict=strict,
+        only=selected,
+        progress=progress,
+        memo=memo,
+    )
+    nested = nested_findings(scan.nested, selected)
+    refs = worktree_reference_findings(repo, tree, selected, memo=memo)
+    result = replace(result, findings=(*result.findings, *nested, *refs))
+    final = (library_digest(scan, notes, strict), result) if whole else None
+    save_cache(cache, memo, scan.records, whole=whole, final=final)
+    return result
 
 
 def _config_of(tree: FileTree) -> Config:

@@ -17,6 +17,7 @@ import posixpath
 from collections.abc import Collection, Iterator, Sequence
 from urllib.parse import unquote
 
+from gitcurator.skills.check_memo import SkillMemo
 from gitcurator.skills.check_skill import Finding, validate_skill
 from gitcurator.skills.check_tree import CheckResult, check_tree, select_skills
 from gitcurator.skills.document import SkillLocation, discover_skills, find_skills
@@ -37,13 +38,17 @@ def check_change(
     strict: bool = False,
     only: Sequence[str] | None = None,
     before_layout: tuple[str, Sequence[str]] | None = None,
+    memo: SkillMemo | None = None,
 ) -> CheckResult:
     """The findings of the change from `before` to `after`; `changed` are the paths it adds,
     edits or removes. With `only` (paths, as pre-commit passes them) the skills holding those
     are the ones checked whole, else the skills holding a changed path; with either, the
     skills live after but not before. `before_layout` is `before`'s (skills_dir, include)
-    when the change edits the config."""
-    found, hidden = discover_skills(after.paths, skills_dir, include)
+    when the change edits the config. `memo` is check_tree's."""
+    if memo is None:
+        found, hidden = discover_skills(after.paths, skills_dir, include)
+    else:
+        found, hidden = memo.discover(after.paths, skills_dir, include)
     live = [s for s in found if not s.archived]
     if only is not None:
         selected, ignored = select_skills(live, only)
@@ -62,6 +67,7 @@ def check_change(
             include=include,
             strict=strict,
             only=[s.folder for s in selected],
+            memo=memo,
         )
         if selected
         else CheckResult((), ())

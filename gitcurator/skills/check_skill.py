@@ -71,11 +71,25 @@ def validate_skill(
 ) -> list[Finding]:
     """Every finding for one skill; `repo_paths` and `links` describe the whole repository
     (without them, links and symlinks leaving the skill folder are not checked for existence)."""
+    return validate_skill_alone(skill, strict=strict, repo_paths=repo_paths, links=links)[0]
+
+
+def validate_skill_alone(
+    skill: SkillFiles,
+    *,
+    strict: bool = False,
+    repo_paths: frozenset[str] = frozenset(),
+    links: Mapping[str, str] | None = None,
+) -> tuple[list[Finding], bool]:
+    """validate_skill's findings, and whether they follow from the skill's own files alone
+    (no symlink, no link whose existence was looked up outside its folder): only then may
+    they be cached by the folder's content."""
     files = KnownPaths(skill, repo_paths, links)
     findings = list(_check_skill_md(skill, files, strict))
     findings.extend(_check_symlinks(skill, files))
     findings.extend(_check_contents(skill))
-    return sorted(findings, key=lambda f: (f.path, f.line or 0, f.rule))
+    alone = not files.looked_outside and not any(e.is_symlink for e in skill.entries)
+    return sorted(findings, key=lambda f: (f.path, f.line or 0, f.rule)), alone
 
 
 def duplicate_names(named: Sequence[tuple[str, str]]) -> list[Finding]:
@@ -110,6 +124,18 @@ def skill_name(skill: SkillFiles) -> str:
         if name:
             return name
     return posixpath.basename(skill.folder)
+
+
+def frontmatter_name(data: bytes) -> str:
+    """A SKILL.md's `name:` as a string ("" when it has none or does not parse), parsed once
+    per content in this process (validation already did, for every skill it checked)."""
+    digest = _digest(data)
+    if digest not in _NAMES:
+        try:
+            _remember_name(digest, parse_skill_md(data))
+        except SkillParseError:
+            _NAMES[digest] = None
+    return _NAMES[digest] or ""
 
 
 def _check_skill_md(skill: SkillFiles, files: KnownPaths, strict: bool) -> Iterator[Finding]:

@@ -7,7 +7,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gitcurator.progress import NO_PROGRESS, Progress, counted
-from gitcurator.skills.check_skill import Finding, duplicate_names, skill_name, validate_skill
+from gitcurator.skills.check_memo import SkillMemo
+from gitcurator.skills.check_skill import (
+    Finding,
+    duplicate_names,
+    skill_name,
+    validate_skill_alone,
+)
 from gitcurator.skills.document import SkillLocation, discover_skills
 from gitcurator.skills.files import FileTree, SkillFiles
 from gitcurator.skills.identity import identity, is_skill_name, not_a_name_reason
@@ -61,10 +67,15 @@ def check_tree(
     strict: bool = False,
     only: Sequence[str] | None = None,
     progress: Progress = NO_PROGRESS,
+    memo: SkillMemo | None = None,
 ) -> CheckResult:
     """Validate the live skills of `tree` (or those `only` names) and their names across it;
-    `progress` hears how many skills are read."""
-    found, hidden = discover_skills(tree.paths, skills_dir, include)
+    `progress` hears how many skills are read. With `memo`, a skill whose folder holds what
+    it held when last checked is not checked again (skills/check_memo)."""
+    if memo is None:
+        found, hidden = discover_skills(tree.paths, skills_dir, include)
+    else:
+        found, hidden = memo.discover(tree.paths, skills_dir, include)
     live = [s for s in found if not s.archived]
     selected, ignored = (live, []) if only is None else select_skills(live, only)
     if only is not None:
@@ -76,18 +87,47 @@ def check_tree(
     names: list[tuple[str, str]] = []
     for loc in counted(live, "validating skills", progress):
         if loc.folder in chosen:
-            files = tree.skill_files(loc.folder, loc.skill_md)
-            findings.extend(
-                validate_skill(files, strict=strict, repo_paths=repo_paths, links=tree.links)
-            )
-            findings.extend(_folder_name(loc))
+            own, name = check_one(tree, loc, strict, repo_paths, memo)
+            findings.extend(own)
         else:
             # Only the name matters for skills outside the selection.
-            files = SkillFiles(loc.folder, loc.skill_md, (tree.load(loc.skill_md),))
-        names.append((skill_name(files), loc.skill_md))
+            known = memo.recall_name(loc) if memo else None
+            if known is None:
+                name = skill_name(SkillFiles(loc.folder, loc.skill_md, (tree.load(loc.skill_md),)))
+            else:
+                name = known
+        if memo:
+            memo.remember_name(loc, name)
+        names.append((name, loc.skill_md))
     findings.extend(f for f in duplicate_names(names) if _folder_of(f.path) in chosen)
     findings.sort(key=lambda f: (f.path, f.line or 0, f.level != "error"))
     return CheckResult(tuple(selected), tuple(findings), tuple(ignored), tuple(hidden))
+
+
+def check_one(
+    tree: FileTree,
+    loc: SkillLocation,
+    strict: bool,
+    repo_paths: frozenset[str],
+    memo: SkillMemo | None,
+) -> tuple[tuple[Finding, ...], str]:
+    """One skill's findings and name: remembered, or checked (and remembered when they
+    follow from its own files alone)."""
+    paths = tree.under(loc.folder)
+    hit = memo.recall(memo.key(loc, paths, strict)) if memo else None
+    if hit is not None:
+        return hit
+    files = tree.skill_files(loc.folder, loc.skill_md)
+    # Keyed by what was read (a loader may learn blob ids as it reads), never by what the
+    # files held before: a file changed in between is then remembered as it was checked.
+    key = memo.key(loc, paths, strict) if memo else None
+    found, alone = validate_skill_alone(
+        files, strict=strict, repo_paths=repo_paths, links=tree.links
+    )
+    summary = ((*found, *_folder_name(loc)), skill_name(files))
+    if memo and key is not None and alone:
+        memo.fresh[key] = summary
+    return summary
 
 
 def _enclosing(path: str, by_folder: dict[str, SkillLocation]) -> SkillLocation | None:

@@ -16,6 +16,9 @@ class KnownPaths:
         self, skill: SkillFiles, repo_paths: frozenset[str], links: Mapping[str, str] | None
     ) -> None:
         self.skill = skill
+        # Set once an answer depended on something outside the skill's own files: its
+        # findings then cannot be cached by the folder's content alone (skills/check_memo).
+        self.looked_outside = False
         self.entries = {e.path: e for e in skill.entries}
         self.repo_paths = repo_paths
         own_links = {e.path: e.link_target for e in skill.entries if e.link_target is not None}
@@ -34,6 +37,8 @@ class KnownPaths:
         if path in ("", folder) or path in self.entries:
             return True
         inside = path.startswith(folder + "/")
+        if not inside:
+            self.looked_outside = True
         if inside and any(p.startswith(path + "/") for p in self.entries):
             return True
         if self.repo_paths and (path in self.repo_paths or path in folders_of(self.repo_paths)):

@@ -90,6 +90,15 @@ def staged_changes(store: Store) -> set[str]:
     return {p for p in head.keys() | staged.keys() if head.get(p) != staged.get(p)}
 
 
+def staged_snapshot(store: Store) -> tuple[FileTree, set[str], dict[str, tuple[ObjectID, int]]]:
+    """staged_tree, staged_changes and the staged entries, from one read of the index (which
+    costs ~0.3 s at 20,000 entries)."""
+    staged = {path: (sha, mode) for path, sha, mode in staged_entries(store)}
+    head = store.head_entries()
+    changes = {p for p in head.keys() | staged.keys() if head.get(p) != staged.get(p)}
+    return stored_tree(store, staged), changes, staged
+
+
 def stored_tree(store: Store, entries: dict[str, tuple[ObjectID, int]]) -> FileTree:
     """Stored files (path -> (blob id, mode)) as a FileTree; blobs are read when asked for."""
     links = {

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
 from typing import TYPE_CHECKING
 
 from dulwich.objects import ObjectID, ShaFile
-from dulwich.pack import write_pack
 
 from gitcurator.skills.files import MAX_LOADED_BYTES, FileEntry
+from gitcurator.store.pack_writer import write_pack
 from gitcurator.store.stale_locks import clears_stale_object_locks
 
 if TYPE_CHECKING:
@@ -38,31 +36,7 @@ class ObjectBatch:
     @clears_stale_object_locks
     def store_in(self, store: Store) -> None:
         """Write every held object into the repository, as one pack."""
-        if self.objects:
-            write_pack_of(store, list(self.objects.values()))
-
-
-def write_pack_of(store: Store, objects: list[ShaFile]) -> None:
-    """Store `objects` as one new pack (and its index) in the repository.
-
-    dulwich's add_objects writes the pack, then reads it back to index it (about twice the
-    time at 2,000 objects); write_pack indexes while it writes. The files get their final
-    names by rename, the pack before its index, as git does: a reader never sees a half.
-    """
-    pack_dir = store.repo.object_store.pack_dir
-    os.makedirs(pack_dir, exist_ok=True)
-    temporary = os.path.join(pack_dir, f"tmp_pack_{os.getpid()}_{os.urandom(6).hex()}")
-    try:
-        data_sum, _index_sum = write_pack(
-            temporary, objects, store.repo.object_format, deltify=False
-        )
-        final = os.path.join(pack_dir, f"pack-{data_sum.hex()}")
-        os.replace(temporary + ".pack", final + ".pack")
-        os.replace(temporary + ".idx", final + ".idx")
-    finally:
-        for leftover in (temporary + ".pack", temporary + ".idx"):
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(leftover)
+        write_pack(store, self.objects.values())
 
 
 def read_blob(store: Store, sha: ObjectID) -> bytes:

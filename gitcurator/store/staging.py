@@ -24,6 +24,7 @@ from gitcurator.skills.files import FileEntry, FileTree
 from gitcurator.store.commits import make_commit
 from gitcurator.store.index import open_index, stat_unchanged
 from gitcurator.store.objects import EXEC_MODE, FILE_MODE, LINK_MODE, ObjectBatch, file_entry
+from gitcurator.store.pack_writer import write_pack
 from gitcurator.store.paths import git_path
 from gitcurator.store.refs import move_ref
 from gitcurator.store.stale_locks import clears_stale_object_locks
@@ -152,7 +153,7 @@ def commit_scan(store: Store, scan: WorktreeScan, message: str) -> ObjectID:
     parent = store.head_commit()
     commit = make_commit(store, tree_id, [parent] if parent else [], message)
     batch.add_object(commit)
-    batch.store_in(store)
+    write_pack(store, batch.objects.values())
     index = open_index(store)
     index.clear()
     for f in scan.files:

@@ -73,6 +73,14 @@ def _remember(common: str, tree: TreeId, entries: dict[str, Entry]) -> None:
     _LISTED[(common, tree)] = dict(entries)
 
 
+def remember_tree_entries(store: Store, tree: TreeId, entries: dict[str, Entry]) -> None:
+    """Keep `entries` as tree_entries' listing of `tree`, for a caller that built the tree
+    from them (init: reading back the 20,000 trees it just wrote would cost seconds)."""
+    _write_tree_cache(
+        state_folder(Path(store.repo.commondir())) / TREE_CACHE, tree.decode(), entries
+    )
+
+
 def _read_tree_cache(path: Path) -> tuple[str | None, dict[str, Entry]]:
     doc = read_json(path)
     try:

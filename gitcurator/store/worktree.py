@@ -14,6 +14,7 @@ from gitcurator.skills.document import SKILL_FILE, SKILL_FILE_LOWER, SKIPPED_DIR
 from gitcurator.skills.files import MAX_LOADED_BYTES, FileEntry, FileTree
 from gitcurator.store.index_gitlinks import index_gitlinks
 from gitcurator.store.objects import GITLINK_MODE
+from gitcurator.store.worktree_walk import walk_folders
 
 if TYPE_CHECKING:
     from gitcurator.store.repository import Store
@@ -25,34 +26,7 @@ def walk_worktree(store: Store) -> Iterator[tuple[str, str]]:
     Ignore rules are honoured, `.git` and nested repositories are left out, and a symlink
     to a folder is a file (as git records it).
     """
-    ignore = IgnoreFilterManager.from_repo(store.repo)
-    # dulwich's matcher costs ~0.1 ms a path; skip it where no ignore file can apply.
-    everywhere = _has_global_ignores(store)
-    checked_dirs: dict[str, bool] = {}
-    root = str(store.root)
-    for dirpath, dirnames, filenames in os.walk(root):
-        rel_dir = os.path.relpath(dirpath, root).replace(os.sep, "/")
-        rel_dir = "" if rel_dir == "." else rel_dir + "/"
-        check = (
-            everywhere
-            or checked_dirs.get(rel_dir.rstrip("/").rpartition("/")[0], False)
-            or ".gitignore" in filenames
-        )
-        checked_dirs[rel_dir.rstrip("/")] = check
-        keep = []
-        for d in sorted(dirnames):
-            full = os.path.join(dirpath, d)
-            if d == ".git" or os.path.exists(os.path.join(full, ".git")):
-                continue
-            if os.path.islink(full):
-                filenames.append(d)
-            elif not (check and ignore.is_ignored(rel_dir + d + "/")):
-                keep.append(d)
-        dirnames[:] = keep
-        for name in filenames:
-            rel = rel_dir + name
-            if not (check and ignore.is_ignored(rel)):
-                yield os.path.join(dirpath, name), rel
+    yield from walk_folders(store).files
 
 
 def nested_repositories(store: Store) -> list[str]:
@@ -85,20 +59,6 @@ def nested_repositories(store: Store) -> list[str]:
             if e.name != ".git" and e.name not in SKIPPED_DIRS and e.is_dir(follow_symlinks=False)
         )
     return sorted(found)
-
-
-def _has_global_ignores(store: Store) -> bool:
-    exclude = Path(store.repo.controldir()) / "info" / "exclude"
-    if exclude.exists() and any(
-        ln.strip() and not ln.startswith("#")
-        for ln in exclude.read_text("utf-8", "replace").splitlines()
-    ):
-        return True
-    if store.config_value("core", "excludesFile"):
-        return True
-    # Where git itself looks for the user's ignore file.
-    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config")
-    return os.path.exists(os.path.join(xdg, "git", "ignore"))
 
 
 def worktree_tree(store: Store) -> FileTree:

@@ -87,6 +87,25 @@ def skill_files(
     return index
 
 
+def remember(
+    store: Store, tree: ObjectID, files: dict[str, str], titles: dict[str, str]
+) -> None:
+    """Keep the index of `tree` from its listing (path -> blob id) and the `name:`s already
+    parsed (blob id -> name): init has both, and the first rebuild would otherwise read back
+    the 20,000 trees and 10,000 blobs it wrote a moment ago (seconds, in dulwich)."""
+    kept = {p: b for p, b in files.items() if looked_at(p)}
+    known: dict[str, str] = {}
+    for path, blob in kept.items():
+        if _is_skill_md(path):
+            title = titles[blob] if blob in titles else _title(store, blob)
+            if title is not None:
+                known[blob] = title
+    write_cache_json(
+        _state(store) / NAMES_INDEX,
+        {"version": _VERSION, "tree": tree.decode(), "files": kept, "titles": known},
+    )
+
+
 def _is_skill_md(path: str) -> bool:
     return path.rpartition("/")[2] in (SKILL_FILE, SKILL_FILE_LOWER)
 

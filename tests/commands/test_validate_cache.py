@@ -1,0 +1,253 @@
+"""`validate`'s caches never change a verdict: after a change made behind gitcurator's back,
+a warm run reports exactly what a cold one (caches deleted) does."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from support.read_only import refuse_opening_in
+from support.repos import git, run_cli, write_skill
+
+import gitcurator.commands.validate as validate_command
+from gitcurator.statefiles import VALIDATE_CACHE, VALIDATE_RESULTS
+from gitcurator.store import worktree_stat, worktree_walk
+
+CACHES = (VALIDATE_CACHE, VALIDATE_RESULTS)
+SCRIPTED = """---
+name: runner
+description: Use when a task needs the runner script.
+---
+# runner
+
+Run it:
+
+```bash
+scripts/run.sh --all
+```
+"""
+
+
+@pytest.fixture
+def trusting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stat data trusted at once (not after git's racy second), so a test need not wait for
+    the records to be used; each change below is made a tick later, as a person's is."""
+    monkeypatch.setattr(worktree_stat, "RACY_NS", 0)
+    monkeypatch.setattr(worktree_walk, "RACY_NS", 0)
+
+
+def _state(repo: Path) -> Path:
+    return repo / ".git" / "gitcurator"
+
+
+def _validate(repo: Path, *args: str) -> tuple[int, dict[str, object]]:
+    result = run_cli("validate", "--json", "-C", str(repo), *args)
+    assert result.code in (0, 1), result
+    return result.code, json.loads(result.out)
+
+
+def _cold(repo: Path, *args: str) -> tuple[int, dict[str, object]]:
+    for name in CACHES:
+        (_state(repo) / name).unlink(missing_ok=True)
+    return _validate(repo, *args)
+
+
+def _warm_then_cold(repo: Path, *args: str) -> None:
+    warm = _validate(repo, *args)
+    assert warm == _cold(repo, *args)
+
+
+def _commit(repo: Path, message: str) -> None:
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", message, cwd=repo)
+
+
+def _tick() -> None:
+    time.sleep(0.05)  # past the file system's clock tick, so a change shows in ctime
+
+
+def _runner(repo: Path) -> Path:
+    write_skill(repo, "runner", body=SCRIPTED)
+    script = repo / "runner" / "scripts" / "run.sh"
+    script.parent.mkdir()
+    script.write_text("#!/bin/sh\necho run\n")
+    return script
+
+
+def test_an_unchanged_library_is_answered_without_checking_a_skill(
+    repo: Path, trusting: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cold = _cold(repo)
+    assert (_state(repo) / VALIDATE_CACHE).is_file()
+
+    def no_check(*args: object, **kwargs: object) -> None:
+        raise AssertionError("an unchanged library was checked again")
+
+    monkeypatch.setattr(validate_command, "check_tree", no_check)
+    assert _validate(repo) == cold
+
+
+def test_an_error_found_cold_is_found_warm(repo: Path, trusting: None) -> None:
+    write_skill(repo, "broken", body="---\nname: broken\n---\n# no description\n")
+    cold = _cold(repo)
+    assert cold[0] == 1
+    _tick()
+    write_skill(repo, "other")  # another skill changes: the broken one comes from the cache
+    warm = _validate(repo)
+    assert warm[0] == 1
+    assert [f for f in warm[1]["findings"] if "broken" in str(f)]  # type: ignore[attr-defined]
+    assert _validate(repo) == warm  # and once more from the whole-library result
+
+
+def _broken_yaml(repo: Path) -> None:
+    (repo / "pdf-extract" / "SKILL.md").write_text("---\nname: [pdf\n---\n# x\n")
+
+
+def _touch(repo: Path) -> None:
+    os.utime(repo / "pdf-extract" / "SKILL.md")
+
+
+def _chmod(repo: Path) -> None:
+    (repo / "runner" / "scripts" / "run.sh").chmod(0o755)
+
+
+def _symlink_out(repo: Path) -> None:
+    script = repo / "runner" / "scripts" / "run.sh"
+    script.unlink()
+    script.symlink_to("/etc/hostname")
+
+
+def _reset_hard(repo: Path) -> None:
+    git("reset", "-q", "--hard", "HEAD~1", cwd=repo)
+
+
+def _checkout(repo: Path) -> None:
+    git("checkout", "-q", "HEAD~1", "--", ".", cwd=repo)
+
+
+def _same_size_edit(repo: Path) -> None:
+    skill = repo / "pdf-extract" / "SKILL.md"
+    text = skill.read_text()
+    with skill.open("r+") as f:  # in place: the same inode, the same size
+        f.write(text.replace("name: pdf-extract", "name: PDF-extract", 1))
+
+
+def _new_file(repo: Path) -> None:
+    (repo / "runner" / "notes.md").write_text("See [missing](nowhere/file.md).\n")
+
+
+def _link_target_goes(repo: Path) -> None:
+    (repo / "runner" / "SKILL.md").write_text(SCRIPTED + "\nSee [guide](../guide.md).\n")
+    (repo / "guide.md").write_text("guide\n")
+    _commit(repo, "a guide outside the skill")
+    _tick()
+    _validate(repo)  # warm with the guide there
+    _tick()
+    (repo / "guide.md").unlink()
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        _broken_yaml,
+        _touch,
+        _same_size_edit,
+        _chmod,
+        _symlink_out,
+        _reset_hard,
+        _checkout,
+        _new_file,
+        _link_target_goes,
+    ],
+)
+def test_a_change_behind_gitcurators_back_is_seen(
+    repo: Path, trusting: None, change: Callable[[Path], None]
+) -> None:
+    _runner(repo)
+    _commit(repo, "runner")
+    # A second commit whose undoing (reset, checkout) changes a verdict: a broken skill.
+    write_skill(repo, "late", body="---\nname: late\n---\n# no description\n")
+    _commit(repo, "late")
+    _cold(repo)
+    _tick()
+    _validate(repo)  # the caches now hold every skill
+    _tick()
+    change(repo)
+    _warm_then_cold(repo)
+
+
+def test_a_rewrite_with_the_same_size_and_mtime_is_seen(repo: Path) -> None:
+    # The racy case, with git's own rule in force: written in the second the cache was made.
+    skill = repo / "pdf-extract" / "SKILL.md"
+    good = skill.read_text()
+    before = skill.stat()
+    _cold(repo)
+    bad = good.replace("name: pdf-extract", "name: PDF-extract", 1)
+    assert len(bad) == len(good)
+    skill.write_text(bad)
+    os.utime(skill, ns=(before.st_atime_ns, before.st_mtime_ns))
+    warm = _validate(repo)
+    assert warm[0] == 1
+    assert warm == _cold(repo)
+
+
+def test_staged_validation_after_an_edit_matches_a_cold_one(repo: Path, trusting: None) -> None:
+    _validate(repo, "--staged")
+    _tick()
+    write_skill(repo, "pdf-extract", body="---\nname: pdf-extract\n---\n# no description\n")
+    git("add", "-A", cwd=repo)
+    warm = _validate(repo, "--staged")
+    assert warm[0] == 1
+    assert warm == _cold(repo, "--staged")
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda text: "garbage\n" + text,
+        lambda text: text[: len(text) // 2],
+        lambda text: text.replace('"findings":[]', '"findings":[["error"]]', 1),
+        lambda text: "",
+    ],
+)
+def test_a_damaged_cache_is_ignored(
+    repo: Path, trusting: None, damage: Callable[[str], str]
+) -> None:
+    write_skill(repo, "broken", body="---\nname: broken\n---\n# no description\n")
+    cold = _cold(repo)
+    for name in CACHES:
+        path = _state(repo) / name
+        path.write_text(damage(path.read_text()))
+    assert _validate(repo) == cold
+    assert _validate(repo) == cold  # rebuilt
+
+
+def test_a_symlinked_cache_is_not_followed(repo: Path, trusting: None, tmp_path: Path) -> None:
+    cold = _cold(repo)
+    for name in CACHES:
+        path = _state(repo) / name
+        planted = tmp_path / name
+        planted.write_bytes(path.read_bytes())
+        path.unlink()
+        path.symlink_to(planted)
+    write_skill(repo, "broken", body="---\nname: broken\n---\n# no description\n")
+    assert _validate(repo) == _cold(repo)
+    assert cold[0] == 0
+    assert (tmp_path / VALIDATE_CACHE).read_bytes()  # what the link pointed at is untouched
+
+
+def test_a_read_only_state_folder_still_validates(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cold = _cold(repo)
+    for name in CACHES:
+        (_state(repo) / name).unlink()
+    state = _state(repo)
+    refuse_opening_in(monkeypatch, state)
+    assert _validate(repo) == cold
+    assert _validate(repo) == cold
+    assert not any((state / name).exists() for name in CACHES)
