@@ -1,0 +1,174 @@
+"""bench/results/growth.md and growth.png from the JSON lines bench/growth.py wrote.
+
+Usage: python bench/growth_table.py [RESULTS_DIR]   (default bench/results)
+
+The growth exponent between two sizes is log(t2/t1) / log(n2/n1): 0 is flat, 1 linear, 2
+quadratic. A curve bends where it exceeds 1.15 (0.15 for `record`, which must not grow with
+the library); the git rows are the baselines and are not judged. Peak RSS over 1 GB (the
+issue's limit at 100,000 skills) is flagged.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import sys
+from pathlib import Path
+
+LINEAR_LIMIT, FLAT_LIMIT, RSS_LIMIT_MB = 1.15, 0.15, 1024.0
+RSS = " peak RSS"
+
+
+def load(jsonl: Path) -> tuple[dict[str, dict[int, list[float]]], dict[int, dict[str, object]]]:
+    """Samples by figure name and size, and each size's meta line."""
+    figures: dict[str, dict[int, list[float]]] = {}
+    meta: dict[int, dict[str, object]] = {}
+    for line in jsonl.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        doc = json.loads(line)
+        if "meta" in doc:
+            meta[doc["skills"]] = doc["meta"]
+        else:
+            figures.setdefault(doc["name"], {})[doc["skills"]] = doc["samples"]
+    return figures, meta
+
+
+def median(samples: list[float]) -> float:
+    ordered = sorted(samples)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+
+
+def exponent(n1: int, t1: float, n2: int, t2: float) -> float:
+    """How fast a figure grows between two sizes: log(t2/t1) / log(n2/n1)."""
+    return math.log(t2 / t1) / math.log(n2 / n1)
+
+
+def limit(name: str) -> float | None:
+    """The exponent a command may reach before its curve bends (None: a git baseline)."""
+    if name.startswith("git"):
+        return None
+    return FLAT_LIMIT if name.startswith("record") else LINEAR_LIMIT
+
+
+def _cell(samples: list[float], digits: int = 3) -> str:
+    text = f"{median(samples):.{digits}f}"
+    if len(samples) > 1:
+        text += f" ({min(samples):.{digits}f}–{max(samples):.{digits}f})"
+    return text
+
+
+def _code(name: str) -> str:
+    """A command as code in a table cell: its pipes escaped, or they would split the row."""
+    return "`" + name.replace("|", "\\|") + "`"
+
+
+def _k(n: int) -> str:
+    return f"{n // 1000}k" if n % 1000 == 0 else str(n)
+
+
+def markdown(figures: dict[str, dict[int, list[float]]], meta: dict[int, dict[str, object]]) -> str:
+    """The table: seconds per command and size, the exponents, the bends, then peak RSS."""
+    sizes = sorted({n for by_size in figures.values() for n in by_size})
+    pairs = list(itertools.pairwise(sizes))
+    names = [name for name in figures if not name.endswith(RSS)]
+    out = ["# Growth: seconds per command from 1,000 to 100,000 skills", ""]
+    for n in sizes:
+        m = meta.get(n, {})
+        out.append(
+            f"- {n:,} skills: measured `{m.get('commit', '?')}`"
+            + (f" ({m['label']})" if m.get("label") else "")
+            + f", {m.get('samples', '?')} run(s) per command, library built in "
+            f"{m.get('build_seconds', '?')} s, measured in {m.get('measure_seconds', '?')} s; "
+            f"the harness's own peak RSS {m.get('harness_rss_mb', '?')} MB (a floor of every "
+            "RSS figure: a child's high-water mark starts from its parent's)"
+        )
+    out += [
+        "",
+        "Median seconds of real processes (Python start-up included), min–max in brackets. "
+        "Exponent = log(t2/t1)/log(n2/n1): 0 flat, 1 linear. **bends** where it exceeds "
+        f"{LINEAR_LIMIT} ({FLAT_LIMIT} for `record`); git rows are baselines, not judged.",
+        "",
+    ]
+    head = ["command", *(f"{n:,}" for n in sizes), *(f"exp {_k(a)}→{_k(b)}" for a, b in pairs)]
+    out += ["| " + " | ".join([*head, "bends"]) + " |", "|" + "---|" * (len(head) + 1)]
+    for name in names:
+        by_size = figures[name]
+        cells = [_cell(by_size[n]) if n in by_size else "–" for n in sizes]
+        bends = []
+        for a, b in pairs:
+            if a in by_size and b in by_size:
+                e = exponent(a, median(by_size[a]), b, median(by_size[b]))
+                cells.append(f"{e:.2f}")
+                top = limit(name)
+                if top is not None and e > top:
+                    bends.append(f"**bends {_k(a)}→{_k(b)}**")
+            else:
+                cells.append("–")
+        verdict = ", ".join(bends) or ("baseline" if limit(name) is None else "no")
+        out.append(f"| {_code(name)} | " + " | ".join([*cells, verdict]) + " |")
+    out += ["", "## Peak RSS (MB, of the one process; the issue's limit: 1 GB at 100,000)", ""]
+    out += ["| command | " + " | ".join(f"{n:,}" for n in sizes) + " |"]
+    out += ["|" + "---|" * (len(sizes) + 1)]
+    for name in names:
+        rss = figures.get(name + RSS, {})
+        cells = []
+        for n in sizes:
+            if n not in rss:
+                cells.append("–")
+                continue
+            top = max(rss[n])
+            cells.append(f"{top:.0f}" + (" **over 1 GB**" if top > RSS_LIMIT_MB else ""))
+        out.append(f"| {_code(name)} | " + " | ".join(cells) + " |")
+    return "\n".join(out) + "\n"
+
+
+def plot(figures: dict[str, dict[int, list[float]]], png: Path) -> None:
+    """Log-log: one line per command (git's dotted), and a dashed linear reference."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = [name for name in figures if not name.endswith(RSS)]
+    sizes = sorted({n for name in names for n in figures[name]})
+    fig, ax = plt.subplots(figsize=(11, 7))
+    colours = plt.get_cmap("tab20")
+    for i, name in enumerate(names):
+        points = sorted((n, median(s)) for n, s in figures[name].items())
+        style = ":" if name.startswith("git") else "-"
+        xs, ys = zip(*points, strict=True)
+        ax.plot(xs, ys, style, marker="o", color=colours(i % 20), label=name)
+    if len(sizes) > 1:
+        firsts = [median(figures[name][sizes[0]]) for name in names if sizes[0] in figures[name]]
+        anchor = math.exp(sum(math.log(t) for t in firsts) / len(firsts))
+        line = [anchor * n / sizes[0] for n in sizes]
+        ax.plot(sizes, line, "--", color="black", linewidth=2, label="linear (slope 1)")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("skills in the library")
+    ax.set_ylabel("seconds (median, real process)")
+    ax.set_title("gitcurator growth: seconds per command against library size")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig.tight_layout()
+    fig.savefig(png, dpi=120)
+    plt.close(fig)
+
+
+def write(jsonl: Path, results: Path) -> None:
+    """growth.md and growth.png in `results`, from `jsonl`."""
+    figures, meta = load(jsonl)
+    (results / "growth.md").write_text(markdown(figures, meta), encoding="utf-8")
+    plot(figures, results / "growth.png")
+
+
+def main() -> None:
+    results = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).parent / "results"
+    write(results / "growth.jsonl", results)
+
+
+if __name__ == "__main__":
+    main()
