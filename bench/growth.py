@@ -274,7 +274,7 @@ def measure_size(args: argparse.Namespace, skills: int, jsonl: Path) -> None:
     if work.exists():
         shutil.rmtree(work)
     work.mkdir()
-    start = time.perf_counter()
+    start, load = time.perf_counter(), os.getloadavg()[1]
     for group in args.only.split(","):
         BENCHES[group](lib, work, env, args.samples)
     shutil.rmtree(work)
@@ -286,6 +286,9 @@ def measure_size(args: argparse.Namespace, skills: int, jsonl: Path) -> None:
         "only": args.only,
         "build_seconds": round(lib.build_seconds, 1),
         "measure_seconds": round(time.perf_counter() - start, 1),
+        # The machine's load (5-minute average) when the size began and ended: figures of
+        # sizes measured under different loads compare only roughly.
+        "load": [round(load, 1), round(os.getloadavg()[1], 1)],
         # Every child's peak RSS starts from this process's (see growth_library.record_uses).
         "harness_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
     }

@@ -16,7 +16,6 @@ unlinks before it writes) and copies .git whole, so nothing a command does reach
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -26,6 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's gitcurator
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_validate_init
 from figures import run_measured
 from make_library import make_library
 
@@ -44,21 +44,13 @@ def gitcurator_cmd() -> list[str]:
 
 
 def bench_env(home: Path) -> dict[str, str]:
-    """A fixed identity, no user or system git config, no auto gc, this checkout's gitcurator."""
-    env = dict(os.environ)
-    for var in ("GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE", "GITCURATOR_BENCH_JSON"):
-        env.pop(var, None)
+    """bench_validate_init's fixed identity, plus no auto gc and this checkout's gitcurator."""
+    env = bench_validate_init.bench_env(home)
+    env.pop("GITCURATOR_BENCH_JSON", None)  # the children's figures are not growth's
     env.update(
-        HOME=str(home),
-        GIT_CONFIG_NOSYSTEM="1",
-        GIT_CONFIG_GLOBAL=os.devnull,
         GIT_CONFIG_COUNT="1",
         GIT_CONFIG_KEY_0="gc.auto",
         GIT_CONFIG_VALUE_0="0",
-        GIT_AUTHOR_NAME="bench",
-        GIT_AUTHOR_EMAIL="bench@example.com",
-        GIT_COMMITTER_NAME="bench",
-        GIT_COMMITTER_EMAIL="bench@example.com",
         PYTHONPATH=str(ROOT),  # the code of the checkout this script is in, not the venv's
     )
     return env

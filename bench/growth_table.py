@@ -81,7 +81,8 @@ def markdown(figures: dict[str, dict[int, list[float]]], meta: dict[int, dict[st
             f"- {n:,} skills: measured `{m.get('commit', '?')}`"
             + (f" ({m['label']})" if m.get("label") else "")
             + f", {m.get('samples', '?')} run(s) per command, library built in "
-            f"{m.get('build_seconds', '?')} s, measured in {m.get('measure_seconds', '?')} s; "
+            f"{m.get('build_seconds', '?')} s, measured in {m.get('measure_seconds', '?')} s "
+            f"(load average {m.get('load', '?')} at start and end); "
             f"the harness's own peak RSS {m.get('harness_rss_mb', '?')} MB (a floor of every "
             "RSS figure: a child's high-water mark starts from its parent's)"
         )
