@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import resource
 import shutil
@@ -27,11 +28,13 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's gitcurator
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from figures import Figure, Sample, report, run_measured
+from figures import Figure, report, run_measured
 from growth_library import (
     NOTES,
     NOW,
@@ -48,6 +51,8 @@ from growth_library import (
 from gitcurator import statefiles
 
 RESULTS = ROOT / "bench" / "results"
+TIME, TIME_MARK = Path("/usr/bin/time"), "growth-time:"
+CPU, RSS = " cpu", " peak RSS"  # the suffixes of a command's other figures (growth_table)
 GC = gitcurator_cmd()
 LATER = "2026-05-28T00:00:00Z"  # the uses recorded while measuring: after the build's
 # Per-clone state, not caches: what a "cold" run keeps in .git/gitcurator.
@@ -87,26 +92,59 @@ def quiet(cmd: list[str]) -> list[str]:
     return ["sh", "-c", 'exec "$0" "$@" > /dev/null', *cmd]
 
 
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One measured process: wall seconds, CPU seconds (user + system) and peak RSS in MB."""
+
+    seconds: float
+    cpu: float
+    rss_mb: float
+    output: str
+
+
+def measured(cmd: list[str], cwd: Path, env: dict[str, str]) -> Run:
+    """`cmd` as a real process (figures.run_measured), under GNU time when there is one.
+
+    GNU time reports its child's CPU time, which the load of a shared machine barely
+    changes, and its peak RSS from a floor of time's own few MB instead of this process's.
+    """
+    if not TIME.exists():
+        sample = run_measured(cmd, cwd, env)
+        return Run(sample.seconds, float("nan"), sample.peak_rss_mb, sample.output)
+    sample = run_measured([str(TIME), "-f", f"{TIME_MARK} %U %S %M", *cmd], cwd, env)
+    head, _, tail = sample.output.rpartition(TIME_MARK)
+    user, system, kib = tail.split()[:3]
+    return Run(sample.seconds, float(user) + float(system), int(kib) / 1024, head)
+
+
+def json_in(output: str) -> dict[str, Any]:
+    """The JSON document a command printed (after any warnings)."""
+    doc, _ = json.JSONDecoder().raw_decode(output[output.index("{") :])
+    return cast(dict[str, Any], doc)
+
+
 def measure(
     times: int,
     cmd: list[str],
     cwd: Path,
     env: dict[str, str],
     before: Callable[[int], object] | None = None,
-) -> list[Sample]:
+) -> list[Run]:
     """`cmd` run `times` times as a real process (`before(i)` first, untimed)."""
-    samples = []
+    runs = []
     for i in range(times):
         if before is not None:
             before(i)
-        samples.append(run_measured(cmd, cwd, env))
-    return samples
+        runs.append(measured(cmd, cwd, env))
+    return runs
 
 
-def keep(skills: int, name: str, samples: list[Sample]) -> None:
-    """Report the seconds and the peak RSS of a command's samples."""
-    report("growth", skills, name, Figure([s.seconds for s in samples]))
-    report("growth", skills, f"{name} peak RSS", Figure([s.peak_rss_mb for s in samples]), "MB")
+def keep(skills: int, name: str, runs: list[Run]) -> None:
+    """Report the wall seconds, the CPU seconds and the peak RSS of a command's runs."""
+    report("growth", skills, name, Figure([r.seconds for r in runs]))
+    if not any(math.isnan(r.cpu) for r in runs):
+        report("growth", skills, f"{name}{CPU}", Figure([r.cpu for r in runs]))
+    report("growth", skills, f"{name}{RSS}", Figure([r.rss_mb for r in runs]), "MB")
 
 
 @contextmanager
@@ -175,20 +213,20 @@ def bench_run(lib: Library, work: Path, env: dict[str, str], k: int) -> None:
     for i in range(k):
         repo = copy_repo(lib, work / f"run{i}", env)
         run_measured([*GC, "status"], repo, env)
-        sample = run_measured([*GC, "run", "--now", NOW, "--json"], repo, env)
+        sample = measured([*GC, "run", "--now", NOW, "--json"], repo, env)
         runs.append(sample)
-        archived = len(json.loads(sample.output[sample.output.index("{") :])["archived"])
+        archived = len(json_in(sample.output)["archived"])
         shutil.rmtree(work / f"run{i}")
     if archived != len(lib.unused):
         print(f"  ! the pass archived {archived} skills, {len(lib.unused)} expected")
     keep(lib.skills, "run (a tenth of the skills archived)", runs)
 
-    moves: list[Sample] = []
+    moves: list[Run] = []
     for i in range(k):
         repo = copy_repo(lib, work / f"mv{i}", env)
         script = work / f"mv{i}" / "moves.sh"
         script.write_text(_moves_script(lib.folders[: len(lib.unused)]), encoding="utf-8")
-        moves.append(run_measured(["sh", str(script)], repo, env))
+        moves.append(measured(["sh", str(script)], repo, env))
         shutil.rmtree(work / f"mv{i}")
     keep(lib.skills, "git mv + git commit (the same folders)", moves)
 
@@ -229,12 +267,12 @@ def bench_sync(lib: Library, work: Path, env: dict[str, str], k: int) -> None:
                 run_measured([*GC, "flush"], repo, env)
                 remote = f"{url}/{dest.name}/remote/skills.git"
                 run_measured(["git", "remote", "add", "origin", remote], repo, env)
-            syncs.append(run_measured([*GC, "sync", "--json"], ours / "lib", env))
+            syncs.append(measured([*GC, "sync", "--json"], ours / "lib", env))
             push = ["git", "push", "-q", "origin", NOTES]
-            pushes.append(run_measured(push, theirs / "lib", env))
+            pushes.append(measured(push, theirs / "lib", env))
             repo = copy_repo(lib, fresh, env)
             fetch = ["git", "fetch", "-q", f"{url}/{theirs.name}/remote/skills.git"]
-            fetches.append(run_measured([*fetch, f"+{NOTES}:{NOTES}"], repo, env))
+            fetches.append(measured([*fetch, f"+{NOTES}:{NOTES}"], repo, env))
             for dest in (ours, theirs, fresh):
                 shutil.rmtree(dest)
     keep(lib.skills, "sync (a tenth of the records changed, push)", syncs)

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 LINEAR_LIMIT, FLAT_LIMIT, RSS_LIMIT_MB = 1.15, 0.15, 1024.0
-RSS = " peak RSS"
+RSS, CPU = " peak RSS", " cpu"  # the suffixes of a command's other figures
 
 
 def load(jsonl: Path) -> tuple[dict[str, dict[int, list[float]]], dict[int, dict[str, object]]]:
@@ -70,10 +70,9 @@ def _k(n: int) -> str:
 
 
 def markdown(figures: dict[str, dict[int, list[float]]], meta: dict[int, dict[str, object]]) -> str:
-    """The table: seconds per command and size, the exponents, the bends, then peak RSS."""
+    """The tables: wall and CPU seconds per command and size, exponents, bends, peak RSS."""
     sizes = sorted({n for by_size in figures.values() for n in by_size})
-    pairs = list(itertools.pairwise(sizes))
-    names = [name for name in figures if not name.endswith(RSS)]
+    names = commands(figures)
     out = ["# Growth: seconds per command from 1,000 to 100,000 skills", ""]
     for n in sizes:
         m = meta.get(n, {})
@@ -81,10 +80,10 @@ def markdown(figures: dict[str, dict[int, list[float]]], meta: dict[int, dict[st
             f"- {n:,} skills: measured `{m.get('commit', '?')}`"
             + (f" ({m['label']})" if m.get("label") else "")
             + f", {m.get('samples', '?')} run(s) per command, library built in "
-            f"{m.get('build_seconds', '?')} s, measured in {m.get('measure_seconds', '?')} s "
-            f"(load average {m.get('load', '?')} at start and end); "
-            f"the harness's own peak RSS {m.get('harness_rss_mb', '?')} MB (a floor of every "
-            "RSS figure: a child's high-water mark starts from its parent's)"
+            f"{m.get('build_seconds', '?')} s, measured in {m.get('measure_seconds', '?')} s"
+            + (f" (load average {m['load']} at start and end)" if "load" in m else "")
+            + "; the harness's own peak RSS "
+            f"{m.get('harness_rss_mb', '?')} MB"
         )
     out += [
         "",
@@ -92,27 +91,30 @@ def markdown(figures: dict[str, dict[int, list[float]]], meta: dict[int, dict[st
         "Exponent = log(t2/t1)/log(n2/n1): 0 flat, 1 linear. **bends** where it exceeds "
         f"{LINEAR_LIMIT} ({FLAT_LIMIT} for `record`); git rows are baselines, not judged.",
         "",
+        "## Wall seconds",
+        "",
+        *_seconds_table(figures, names, sizes, ""),
     ]
-    head = ["command", *(f"{n:,}" for n in sizes), *(f"exp {_k(a)}→{_k(b)}" for a, b in pairs)]
-    out += ["| " + " | ".join([*head, "bends"]) + " |", "|" + "---|" * (len(head) + 1)]
-    for name in names:
-        by_size = figures[name]
-        cells = [_cell(by_size[n]) if n in by_size else "–" for n in sizes]
-        bends = []
-        for a, b in pairs:
-            if a in by_size and b in by_size:
-                e = exponent(a, median(by_size[a]), b, median(by_size[b]))
-                cells.append(f"{e:.2f}")
-                top = limit(name)
-                if top is not None and e > top:
-                    bends.append(f"**bends {_k(a)}→{_k(b)}**")
-            else:
-                cells.append("–")
-        verdict = ", ".join(bends) or ("baseline" if limit(name) is None else "no")
-        out.append(f"| {_code(name)} | " + " | ".join([*cells, verdict]) + " |")
-    out += ["", "## Peak RSS (MB, of the one process; the issue's limit: 1 GB at 100,000)", ""]
-    out += ["| command | " + " | ".join(f"{n:,}" for n in sizes) + " |"]
-    out += ["|" + "---|" * (len(sizes) + 1)]
+    if any(name + CPU in figures for name in names):
+        out += [
+            "",
+            "## CPU seconds (user + system, from GNU time)",
+            "",
+            "What the load of a shared machine barely changes: where the wall seconds of two "
+            "sizes were measured under different loads, these exponents are the truer ones.",
+            "",
+            *_seconds_table(figures, names, sizes, CPU),
+        ]
+    out += [
+        "",
+        "## Peak RSS (MB, of the one process; the issue's limit: 1 GB at 100,000)",
+        "",
+        "From GNU time where the size has CPU figures (a floor of time's own ~2 MB), else "
+        "from os.wait4 in the harness (a floor of the harness's own peak RSS, above).",
+        "",
+        "| command | " + " | ".join(f"{n:,}" for n in sizes) + " |",
+        "|" + "---|" * (len(sizes) + 1),
+    ]
     for name in names:
         rss = figures.get(name + RSS, {})
         cells = []
@@ -126,6 +128,36 @@ def markdown(figures: dict[str, dict[int, list[float]]], meta: dict[int, dict[st
     return "\n".join(out) + "\n"
 
 
+def commands(figures: dict[str, dict[int, list[float]]]) -> list[str]:
+    """The commands measured, in the order they were (a figure's other kinds left out)."""
+    return [name for name in figures if not name.endswith((RSS, CPU))]
+
+
+def _seconds_table(
+    figures: dict[str, dict[int, list[float]]], names: list[str], sizes: list[int], kind: str
+) -> list[str]:
+    pairs = list(itertools.pairwise(sizes))
+    head = ["command", *(f"{n:,}" for n in sizes), *(f"exp {_k(a)}→{_k(b)}" for a, b in pairs)]
+    out = ["| " + " | ".join([*head, "bends"]) + " |", "|" + "---|" * (len(head) + 1)]
+    for name in names:
+        by_size = figures.get(name + kind, {})
+        cells = [_cell(by_size[n]) if n in by_size else "–" for n in sizes]
+        bends = []
+        for a, b in pairs:
+            # A figure of 0 (CPU time below GNU time's 10 ms) has no exponent.
+            if a in by_size and b in by_size and median(by_size[a]) > 0 < median(by_size[b]):
+                e = exponent(a, median(by_size[a]), b, median(by_size[b]))
+                cells.append(f"{e:.2f}")
+                top = limit(name)
+                if top is not None and e > top:
+                    bends.append(f"**bends {_k(a)}→{_k(b)}**")
+            else:
+                cells.append("–")
+        verdict = ", ".join(bends) or ("baseline" if limit(name) is None else "no")
+        out.append(f"| {_code(name)} | " + " | ".join([*cells, verdict]) + " |")
+    return out
+
+
 def plot(figures: dict[str, dict[int, list[float]]], png: Path) -> None:
     """Log-log: one line per command (git's dotted), and a dashed linear reference."""
     import matplotlib
@@ -133,7 +165,7 @@ def plot(figures: dict[str, dict[int, list[float]]], png: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    names = [name for name in figures if not name.endswith(RSS)]
+    names = commands(figures)
     sizes = sorted({n for name in names for n in figures[name]})
     fig, ax = plt.subplots(figsize=(11, 7))
     colours = plt.get_cmap("tab20")
