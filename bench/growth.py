@@ -308,7 +308,7 @@ def measure_size(args: argparse.Namespace, skills: int, jsonl: Path) -> None:
           f"{lib.build_seconds:.0f} s)", flush=True)  # fmt: skip
     _drop_lines(jsonl, skills)
     os.environ["GITCURATOR_BENCH_JSON"] = str(jsonl)
-    work = args.cache / f"work-{skills}"
+    work = args.cache / f"work-{skills}-{os.getpid()}"  # runs in parallel: one each
     if work.exists():
         shutil.rmtree(work)
     work.mkdir()
