@@ -15,6 +15,7 @@ import json
 import math
 import sys
 from pathlib import Path
+from typing import Any
 
 LINEAR_LIMIT, FLAT_LIMIT, RSS_LIMIT_MB = 1.15, 0.15, 1024.0
 RSS, CPU = " peak RSS", " cpu"  # the suffixes of a command's other figures
@@ -83,7 +84,7 @@ def markdown(figures: dict[str, dict[int, list[float]]], meta: dict[int, dict[st
             f"{m.get('build_seconds', '?')} s, measured in {m.get('measure_seconds', '?')} s"
             + (f" (load average {m['load']} at start and end)" if "load" in m else "")
             + "; the harness's own peak RSS "
-            f"{m.get('harness_rss_mb', '?')} MB"
+            f"{m.get('harness_rss_mb', '?')} MB" + (f". {m['note']}" if m.get("note") else "")
         )
     out += [
         "",
@@ -159,36 +160,54 @@ def _seconds_table(
 
 
 def plot(figures: dict[str, dict[int, list[float]]], png: Path) -> None:
-    """Log-log: one line per command (git's dotted), and a dashed linear reference."""
+    """Log-log, wall seconds and (when measured) CPU seconds: one line per command (git's
+    dotted), and a dashed linear reference."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     names = commands(figures)
-    sizes = sorted({n for name in names for n in figures[name]})
-    fig, ax = plt.subplots(figsize=(11, 7))
+    kinds = [("", "wall seconds (median, real process)")]
+    if any(name + CPU in figures for name in names):
+        kinds.append((CPU, "CPU seconds (user + system)"))
+    fig, axes = plt.subplots(1, len(kinds), figsize=(9 * len(kinds), 7.5), squeeze=False)
     colours = plt.get_cmap("tab20")
-    for i, name in enumerate(names):
-        points = sorted((n, median(s)) for n, s in figures[name].items())
-        style = ":" if name.startswith("git") else "-"
-        xs, ys = zip(*points, strict=True)
-        ax.plot(xs, ys, style, marker="o", color=colours(i % 20), label=name)
-    if len(sizes) > 1:
-        firsts = [median(figures[name][sizes[0]]) for name in names if sizes[0] in figures[name]]
-        anchor = math.exp(sum(math.log(t) for t in firsts) / len(firsts))
-        line = [anchor * n / sizes[0] for n in sizes]
-        ax.plot(sizes, line, "--", color="black", linewidth=2, label="linear (slope 1)")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("skills in the library")
-    ax.set_ylabel("seconds (median, real process)")
-    ax.set_title("gitcurator growth: seconds per command against library size")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    for ax, (kind, label) in zip(axes[0], kinds, strict=True):
+        for i, name in enumerate(names):
+            points = sorted((n, median(s)) for n, s in figures.get(name + kind, {}).items())
+            points = [(n, t) for n, t in points if t > 0]  # log axes: a 0 (below 10 ms) has none
+            if not points:
+                continue
+            style = ":" if name.startswith("git") else "-"
+            xs, ys = zip(*points, strict=True)
+            ax.plot(xs, ys, style, marker="o", color=colours(i % 20), label=name)
+        _linear(ax, figures, names, kind)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("skills in the library")
+        ax.set_ylabel(label)
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0][-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig.suptitle("gitcurator growth: seconds per command against library size")
     fig.tight_layout()
-    fig.savefig(png, dpi=120)
+    fig.savefig(png, dpi=110)
     plt.close(fig)
+
+
+def _linear(
+    ax: Any, figures: dict[str, dict[int, list[float]]], names: list[str], kind: str
+) -> None:
+    """A dashed line of slope 1 through the geometric mean of the smallest size's figures."""
+    sizes = sorted({n for name in names for n in figures.get(name + kind, {})})
+    firsts = [median(figures[name + kind][sizes[0]]) for name in names
+              if sizes and sizes[0] in figures.get(name + kind, {})]  # fmt: skip
+    firsts = [t for t in firsts if t > 0]
+    if len(sizes) < 2 or not firsts:
+        return
+    anchor = math.exp(sum(math.log(t) for t in firsts) / len(firsts))
+    line = [anchor * n / sizes[0] for n in sizes]
+    ax.plot(sizes, line, "--", color="black", linewidth=2, label="linear (slope 1)")
 
 
 def write(jsonl: Path, results: Path) -> None:
