@@ -78,6 +78,11 @@ def read_only() -> Iterator[None]:
         _read_only = previous
 
 
+def is_read_only() -> bool:
+    """Inside read_only(): nothing will be written, so a cache's text need not be built."""
+    return _read_only
+
+
 def temporary_path(path: Path) -> Path:
     """A file beside `path` that no other process or thread writes (threads share the pid)."""
     return path.with_name(f"{path.name}.{os.getpid()}.{os.urandom(6).hex()}.tmp")

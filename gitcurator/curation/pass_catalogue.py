@@ -4,7 +4,8 @@ chose (token_counter, in the shell)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import posixpath
+from collections.abc import Collection, Mapping
 from dataclasses import replace
 
 from gitcurator.curation.pass_plan import PassPlan, moved_entries
@@ -19,6 +20,7 @@ from gitcurator.lifecycle.catalogue_cost import (
     described,
     estimate_tokens,
 )
+from gitcurator.skills.document import SkillLocation, find_skills
 from gitcurator.store import ObjectID
 
 # A file of the tree after the pass: a stored (blob, mode), or the bytes an umbrella writes.
@@ -29,9 +31,24 @@ def with_catalogue(
     plan: PassPlan, count: TokenCounter = estimate_tokens, tokenizer: str = ESTIMATE
 ) -> PassPlan:
     """`plan` with its catalogue before and after, counted by `count` (named `tokenizer`)."""
-    before: dict[str, File] = dict(plan.inputs.entries)
+    inputs = plan.inputs
+    if plan.folds or plan.restores:
+        before: dict[str, File] = dict(inputs.entries)
+        change = CatalogueChange(
+            _cost(plan, before, count, tokenizer), _cost(plan, tree_after(plan), count, tokenizer)
+        )
+        return replace(plan, catalogue=change)
+    # Only archive moves: the tree after is the tree before without the moved folders (each
+    # moved whole into .archive/, where no skill is live), so its catalogue is the one
+    # before less theirs, in the same order; no second listing of every file is needed.
+    config = inputs.config
+    found = find_skills(inputs.entries, config.skills_dir, config.include)
+    live = [loc for loc in found if not loc.archived]
+    moved = {folder for folder, _ in plan.archive_moves}
+    kept = [loc for loc in live if not _under(loc.folder, moved)]
     change = CatalogueChange(
-        _cost(plan, before, count, tokenizer), _cost(plan, tree_after(plan), count, tokenizer)
+        catalogue_cost(_listed(plan, live), count, tokenizer),
+        catalogue_cost(_listed(plan, kept), count, tokenizer),
     )
     return replace(plan, catalogue=change)
 
@@ -50,6 +67,30 @@ def tree_after(plan: PassPlan) -> dict[str, File]:
     return files
 
 
+def _under(folder: str, moved: Collection[str]) -> bool:
+    """Whether `folder` is one of `moved` or inside one."""
+    while folder:
+        if folder in moved:
+            return True
+        folder = posixpath.dirname(folder)
+    return False
+
+
+def _listed(plan: PassPlan, locations: list[SkillLocation]) -> list[tuple[str, str]]:
+    """(name, description) of each of `locations`, as catalogue_entries lists them."""
+    inputs = plan.inputs
+    found = []
+    for loc in locations:
+        name, description = _stored(plan, inputs.entries[loc.skill_md][0])
+        found.append((name or loc.dirname, description or ""))
+    return found
+
+
+def _stored(plan: PassPlan, blob: ObjectID) -> Described:
+    known = plan.inputs.described.get(blob)
+    return known if known is not None else described(plan.inputs.read(blob))
+
+
 def _cost(
     plan: PassPlan, files: Mapping[str, File], count: TokenCounter, tokenizer: str
 ) -> CatalogueCost:
@@ -59,9 +100,7 @@ def _cost(
         file = files[path]
         if isinstance(file, bytes):
             return described(file)
-        blob = file[0]
-        known = inputs.described.get(blob)
-        return known if known is not None else described(inputs.read(blob))
+        return _stored(plan, file[0])
 
     config = inputs.config
     entries = catalogue_entries(files, describe, config.skills_dir, config.include)
