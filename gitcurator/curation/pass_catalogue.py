@@ -4,6 +4,7 @@ chose (token_counter, in the shell)."""
 
 from __future__ import annotations
 
+import bisect
 import posixpath
 from collections.abc import Collection, Mapping
 from dataclasses import replace
@@ -59,12 +60,41 @@ def tree_after(plan: PassPlan) -> dict[str, File]:
     files: dict[str, File] = moved_entries(
         plan.inputs.entries, plan.archive_moves + plan.restore_moves
     )
+    # Each umbrella moves a few folders: the paths under them are found in the sorted
+    # listing (a folder's files are one run of it), not by a walk over every file per fold.
+    listing = sorted(files)
     for fold in plan.folds:
         umbrella = fold.umbrella
-        files = moved_entries(files, list(umbrella.archived.items()))
-        files.update(umbrella.writes)
-        files.update(umbrella.copies)
+        _move(files, listing, list(umbrella.archived.items()))
+        added: dict[str, File] = {**umbrella.writes, **umbrella.copies}
+        for path, file in added.items():
+            if path not in files:
+                bisect.insort(listing, path)
+            files[path] = file
     return files
+
+
+def _move(files: dict[str, File], listing: list[str], moves: list[tuple[str, str]]) -> None:
+    """moved_entries in place, `listing` (sorted keys of `files`) kept in step."""
+    sources = [source for source, _ in moves]
+    if any(_under(a, {b}) for a in sources for b in sources if a != b):
+        # Nested folders move with the deepest one holding each file: as moved_entries does.
+        moved = moved_entries(files, moves)
+        files.clear()
+        files.update(moved)
+        listing[:] = sorted(files)
+        return
+    taken: list[tuple[str, File]] = []
+    for source, target in moves:
+        start = bisect.bisect_left(listing, source + "/")
+        end = bisect.bisect_left(listing, source + "0")  # "0" follows "/": the run's end
+        for path in listing[start:end]:
+            taken.append((target + path[len(source) :], files.pop(path)))
+        del listing[start:end]
+    for path, file in taken:
+        if path not in files:
+            bisect.insort(listing, path)
+        files[path] = file
 
 
 def _under(folder: str, moved: Collection[str]) -> bool:
