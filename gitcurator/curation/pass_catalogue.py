@@ -5,7 +5,6 @@ chose (token_counter, in the shell)."""
 from __future__ import annotations
 
 import bisect
-import posixpath
 from collections.abc import Collection, Mapping
 from dataclasses import replace
 
@@ -18,7 +17,10 @@ from gitcurator.lifecycle.catalogue_cost import (
     TokenCounter,
     catalogue_cost,
     catalogue_entries,
+    catalogue_line,
     described,
+    estimate_from,
+    estimate_parts,
     estimate_tokens,
 )
 from gitcurator.skills.document import SkillLocation, find_skills
@@ -34,9 +36,9 @@ def with_catalogue(
     """`plan` with its catalogue before and after, counted by `count` (named `tokenizer`)."""
     inputs = plan.inputs
     if plan.folds or plan.restores:
-        before: dict[str, File] = dict(inputs.entries)
+        files: dict[str, File] = dict(inputs.entries)
         change = CatalogueChange(
-            _cost(plan, before, count, tokenizer), _cost(plan, tree_after(plan), count, tokenizer)
+            _cost(plan, files, count, tokenizer), _cost(plan, tree_after(plan), count, tokenizer)
         )
         return replace(plan, catalogue=change)
     # Only archive moves: the tree after is the tree before without the moved folders (each
@@ -46,12 +48,29 @@ def with_catalogue(
     found = find_skills(inputs.entries, config.skills_dir, config.include)
     live = [loc for loc in found if not loc.archived]
     moved = {folder for folder, _ in plan.archive_moves}
-    kept = [loc for loc in live if not _under(loc.folder, moved)]
-    change = CatalogueChange(
-        catalogue_cost(_listed(plan, live), count, tokenizer),
-        catalogue_cost(_listed(plan, kept), count, tokenizer),
-    )
-    return replace(plan, catalogue=change)
+    gone = [_under(loc.folder, moved) for loc in live]
+    listed = _listed(plan, live)
+    kept = [entry for entry, out in zip(listed, gone, strict=True) if not out]
+    before = catalogue_cost(listed, count, tokenizer)
+    if count is estimate_tokens and kept:
+        after = _estimate_less(listed, gone, tokenizer)
+    else:
+        after = catalogue_cost(kept, count, tokenizer)
+    return replace(plan, catalogue=CatalogueChange(before, after))
+
+
+def _estimate_less(
+    listed: list[tuple[str, str]], gone: list[bool], tokenizer: str
+) -> CatalogueCost:
+    """catalogue_cost by the estimate of `listed` less the entries `gone` marks: the whole
+    catalogue's characters and words less the removed lines' (each with its newline)."""
+    lines = [catalogue_line(name, description) for name, description in listed]
+    chars, words = estimate_parts("\n".join(lines))
+    removed = [line for line, out in zip(lines, gone, strict=True) if out]
+    for line in removed:
+        less_chars, less_words = estimate_parts(line)
+        chars, words = chars - less_chars - 1, words - less_words
+    return CatalogueCost(len(lines) - len(removed), estimate_from(chars, words), tokenizer)
 
 
 def tree_after(plan: PassPlan) -> dict[str, File]:
@@ -99,10 +118,11 @@ def _move(files: dict[str, File], listing: list[str], moves: list[tuple[str, str
 
 def _under(folder: str, moved: Collection[str]) -> bool:
     """Whether `folder` is one of `moved` or inside one."""
-    while folder:
-        if folder in moved:
+    at = len(folder)
+    while at > 0:
+        if folder[:at] in moved:
             return True
-        folder = posixpath.dirname(folder)
+        at = folder.rfind("/", 0, at)
     return False
 
 
