@@ -42,7 +42,9 @@ def build(repo: Path, env: dict[str, str], skills: int, due: int) -> None:
     old = {**env, "GIT_AUTHOR_DATE": CREATED, "GIT_COMMITTER_DATE": CREATED}
     timed([*GITCURATOR, "init", str(repo), "--quiet"], repo.parent, old)
     names = sorted(p.parent.name for p in repo.glob("*/*/SKILL.md"))
-    timed([*GITCURATOR, "track", *names, "--origin", "agent", "-C", str(repo)], repo.parent, env)
+    for i in range(0, len(names), 5000):  # 100,000 names are over the kernel's ARG_MAX
+        track = [*GITCURATOR, "track", *names[i : i + 5000], "--origin", "agent"]
+        timed([*track, "-C", str(repo)], repo.parent, env)
     script = (
         "import sys\nfrom gitcurator.telemetry.recording import record\n"
         "names = sys.stdin.read().split()\n"

@@ -45,7 +45,7 @@ def with_catalogue(
     # moved whole into .archive/, where no skill is live), so its catalogue is the one
     # before less theirs, in the same order; no second listing of every file is needed.
     config = inputs.config
-    found = find_skills(inputs.entries, config.skills_dir, config.include)
+    found = inputs.locations or find_skills(inputs.entries, config.skills_dir, config.include)
     live = [loc for loc in found if not loc.archived]
     moved = {folder for folder, _ in plan.archive_moves}
     gone = [_under(loc.folder, moved) for loc in live]

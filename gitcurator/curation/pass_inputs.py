@@ -22,7 +22,7 @@ from gitcurator.lifecycle.catalogue_cost import Described
 from gitcurator.lifecycle.inventory import SkillRow, build_rows
 from gitcurator.progress import NO_PROGRESS, Progress
 from gitcurator.references.graph import ReferenceGraph
-from gitcurator.skills.document import find_skills
+from gitcurator.skills.document import SkillLocation, find_skills
 from gitcurator.skills.identity import identity
 from gitcurator.store import ObjectID, Store, branches, commits
 from gitcurator.store.history import skill_histories
@@ -49,6 +49,7 @@ class PassInputs:
     described: Mapping[ObjectID, Described] = field(default_factory=dict)
     references: ReferenceGraph = field(default_factory=ReferenceGraph)  # who refers to what
     aliases: Mapping[str, str] = field(default_factory=dict)  # absorbed name -> umbrella
+    locations: tuple[SkillLocation, ...] = ()  # find_skills of `entries`, listed once
 
 
 def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS) -> PassInputs:
@@ -78,9 +79,10 @@ def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS)
         recorded={n: r.lifecycle.value for n, r in loaded.records.items() if r.lifecycle},
         read=store.read_blob,
         problems=tuple(loaded.problems),
-        described=described_blobs(store, skill_md_blobs(entries, config), progress),
+        described=described_blobs(store, skill_md_blobs(entries, config, locations), progress),
         references=references,
         aliases=aliases,
+        locations=tuple(locations),
     )
 
 
