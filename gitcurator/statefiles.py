@@ -184,9 +184,20 @@ def write_cache_json(path: Path, doc: object) -> None:
 
 def read_json(path: Path) -> Any:
     """The JSON document in `path`, or None if it is missing or not JSON."""
-    # A regular file only (a link to one is read, as a dotfile folder may hold the registry):
-    # a FIFO planted at a cache's name hung every command reading it, and a document nested
-    # 100,000 deep is damage too, not a crash.
+    # A document nested 100,000 deep is damage too, not a crash.
+    data = read_regular(path)
+    if data is None:
+        return None
+    try:
+        return json.loads(data.decode("utf-8"))
+    except JSON_READ_ERRORS:
+        return None
+
+
+def read_regular(path: Path) -> bytes | None:
+    """The bytes of `path` if it is a regular file (a link to one is read, as a dotfile
+    folder may hold the registry), else None: a FIFO planted at a cache's name hung every
+    command reading it."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
@@ -195,10 +206,8 @@ def read_json(path: Path) -> Any:
         with os.fdopen(fd, "rb") as file:
             if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
                 return None
-            return json.loads(file.read().decode("utf-8"))
+            return file.read()
     except OSError:
-        return None
-    except JSON_READ_ERRORS:
         return None
 
 

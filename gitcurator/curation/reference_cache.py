@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import stat
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -21,7 +19,7 @@ from gitcurator.config import Config
 from gitcurator.references.graph import Reference, ReferenceGraph
 from gitcurator.references.scan import Candidate, scan_entries
 from gitcurator.skills.document import SkillLocation
-from gitcurator.statefiles import REFERENCES_CACHE, is_read_only, write_cache
+from gitcurator.statefiles import REFERENCES_CACHE, is_read_only, read_regular, write_cache
 from gitcurator.store import ObjectID, Store
 from gitcurator.telemetry import ledger
 
@@ -105,17 +103,10 @@ def _entries(path: Path) -> tuple[Entries, object]:
 
 
 def _read_text(path: Path) -> str | None:
-    # A regular file only: a FIFO planted at the cache's name must not hang the pass.
+    data = read_regular(path)  # a regular file only: a FIFO must not hang the pass
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
-        return None
-    try:
-        with os.fdopen(fd, "rb") as file:
-            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
-                return None
-            return file.read().decode("utf-8")
-    except (OSError, UnicodeDecodeError):
+        return None if data is None else data.decode("utf-8")
+    except UnicodeDecodeError:
         return None
 
 
