@@ -56,7 +56,9 @@ CATALOGUE_CACHE = "catalogue-entries.json"  # SKILL.md blob -> [name, descriptio
 SEARCH_INDEX = "search-index.txt"
 SEARCH_INDEX_LIVE = "search-index-live.txt"  # the same, of the live skills alone
 # blob id -> the places a skill's Markdown or a reference file may name a skill (see
-# references/scan): what `refs` and a pass's load step would otherwise re-read and re-scan.
+# references/scan): what `refs` and a pass's load step would otherwise re-read and re-scan;
+# beside them the last graph built, under the digest of the tree's entries, the skills'
+# locations, the reference_files globs and the absorbed names (curation/reference_cache).
 REFERENCES_CACHE = "references-cache.json"
 
 _read_only = False
