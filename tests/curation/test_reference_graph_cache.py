@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from support.references import committed_library, configure, run_json
-from support.repos import git, run_cli
+from support.repos import corrupt_note, git, run_cli
 
 from gitcurator import statefiles
 from gitcurator.statefiles import REFERENCES_CACHE
@@ -88,6 +88,10 @@ def test_plain_git_changes_behind_its_back_give_a_cold_runs_answer(repo: Path) -
     configure(repo, top={"reference_files": []})
     warm, cold = _warm_then_cold(repo)
     assert warm == cold and "old-by-agents" not in _kept(warm)
+    # A record replaced through `git notes` (here by one that is no record at all).
+    corrupt_note(repo, "old-helper", "not a record")
+    warm, cold = _warm_then_cold(repo)
+    assert warm == cold
 
 
 def _graph_doc(repo: Path) -> tuple[str, dict[str, Any]]:
