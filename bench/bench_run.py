@@ -5,8 +5,9 @@ Usage: python bench/bench_run.py [--skills N] [--due M] [--repeat R] [--keep DIR
 Builds the library once (bench/make_library.py) committed months ago, marks every skill
 agent-made, records a recent use of all but M of them and flushes: that repository is the
 base state (`--keep DIR` keeps it, `--reuse DIR` starts from one kept before). Every
-measured command runs as a real process on its own copy of a state, so each of the R runs
-(median and spread reported) starts from the same repository:
+measured command runs as a real process on its own copy of a state, so each of the R rounds
+(median and spread reported; each round runs every command once, so a ratio is taken within
+one round) starts from the same repository:
 
 - `run --dry-run`, cold: no cache in .git/gitcurator at all;
 - `run --dry-run` and `run`, warm: the caches everyday commands leave (`status`, and a
@@ -22,7 +23,6 @@ import argparse
 import json
 import shutil
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -64,20 +64,6 @@ def copy_of(state: Path, work: Path, name: str) -> Path:
     return target
 
 
-def measured(
-    times: int, prepare: Callable[[], list[str]], work: Path, env: dict[str, str]
-) -> tuple[Figure, float, str]:
-    """`times` runs of the command `prepare` returns (it makes the copy it runs on, untimed):
-    the figure, the largest peak RSS and the last output."""
-    seconds: list[float] = []
-    peak, out = 0.0, ""
-    for _ in range(times):
-        sample = run_measured(prepare(), work, env)
-        seconds.append(sample.seconds)
-        peak, out = max(peak, sample.peak_rss_mb), sample.output
-    return Figure(seconds), peak, out
-
-
 def drop_caches(repo: Path) -> None:
     """Every cache file in .git/gitcurator (the journal, segments and locks stay)."""
     from gitcurator import statefiles
@@ -97,45 +83,54 @@ def run(work: Path, base: Path, skills: int, due: int, times: int) -> None:
     real = [*GITCURATOR, "run", "--now", NOW, "--json", "-C"]
 
     cold_repo = copy_of(base, work, "cold")
-
-    def cold() -> list[str]:
-        drop_caches(cold_repo)
-        return [*dry, str(cold_repo)]
-
-    cold_fig, cold_rss, out = measured(times, cold, work, env)
+    drop_caches(cold_repo)
+    out = run_measured([*dry, str(cold_repo)], work, env).output
     planned = set(json.loads(out[out.index("{") :])["archived"])
+    folders = sorted(p.parent.relative_to(base).as_posix() for p in base.glob("*/*/SKILL.md"))
+    by_category: dict[str, list[str]] = {}
+    for folder in folders:
+        if folder.rsplit("/", 1)[1] in planned:
+            by_category.setdefault(folder.rsplit("/", 1)[0], []).append(folder)
 
     # The state everyday commands leave: `status`, then a pass over the same default branch.
     after_status = copy_of(base, work, "after-status")
     timed([*GITCURATOR, "status", "-C", str(after_status)], work, env)
     warm_state = copy_of(after_status, work, "warm-state")
     timed([*real, str(warm_state)], work, env)
-    warm_fig, warm_rss, _ = measured(times, lambda: [*dry, str(warm_state)], work, env)
 
-    run_fig, run_rss, out = measured(
-        times, lambda: [*real, str(copy_of(warm_state, work, "run"))], work, env
-    )
-    result = json.loads(out[out.index("{") :])
-    first_fig, first_rss, _ = measured(
-        times, lambda: [*real, str(copy_of(after_status, work, "run"))], work, env
-    )
-
-    folders = sorted(p.parent.relative_to(base).as_posix() for p in base.glob("*/*/SKILL.md"))
-    by_category: dict[str, list[str]] = {}
-    for folder in folders:
-        if folder.rsplit("/", 1)[1] in planned:
-            by_category.setdefault(folder.rsplit("/", 1)[0], []).append(folder)
-    git_samples = []
-    for _ in range(times):
+    def git_side() -> float:
         copy = copy_of(base, work, "git")
         spent = 0.0
         for category, group in sorted(by_category.items()):
             (copy / ".archive" / category).mkdir(parents=True, exist_ok=True)
             spent += run_measured(["git", "mv", *group, f".archive/{category}/"], copy, env).seconds
         commit = ["git", "commit", "-qm", f"archive {len(planned)} skills"]
-        spent += run_measured(commit, copy, env).seconds
-        git_samples.append(spent)
-    git_fig = Figure(git_samples)
+        return spent + run_measured(commit, copy, env).seconds
+
+    # Round by round, every command once: the machine's load (shared by other work) then
+    # weighs on each side of a ratio alike, and each ratio is taken within one round.
+    names = ("cold", "warm", "run", "first", "git")
+    samples: dict[str, list[float]] = {name: [] for name in names}
+    rss: dict[str, float] = dict.fromkeys(names, 0.0)
+    out = ""
+    for _ in range(times):
+        drop_caches(cold_repo)
+        for name, cmd in (
+            ("cold", [*dry, str(cold_repo)]),
+            ("warm", [*dry, str(warm_state)]),
+            ("run", [*real, str(copy_of(warm_state, work, "run"))]),
+            ("first", [*real, str(copy_of(after_status, work, "run"))]),
+        ):
+            sample = run_measured(cmd, work, env)
+            samples[name].append(sample.seconds)
+            rss[name] = max(rss[name], sample.peak_rss_mb)
+            out = sample.output if name == "run" else out
+        samples["git"].append(git_side())
+    result = json.loads(out[out.index("{") :])
+    cold_fig, warm_fig, run_fig, first_fig, git_fig = (Figure(samples[n]) for n in names)
+
+    def ratio(name: str) -> Figure:
+        return Figure([a / b for a, b in zip(samples[name], samples["git"], strict=True)])
 
     print(
         f"library: {skills} skills, {len(result['archived'])} archived by the pass "
@@ -146,20 +141,12 @@ def run(work: Path, base: Path, skills: int, due: int, times: int) -> None:
     report(SCRIPT, skills, "run, warm (after status and a pass)", run_fig)
     report(SCRIPT, skills, "run, after status only (no reference graph kept)", first_fig)
     report(SCRIPT, skills, f"git mv ({len(by_category)} calls) + git commit", git_fig)
-    report(
-        SCRIPT, skills, "ratio run warm / git (target <= 0.5)", run_fig.median / git_fig.median, "x"
-    )
-    report(SCRIPT, skills, "ratio run after status / git", first_fig.median / git_fig.median, "x")
-    report(
-        SCRIPT,
-        skills,
-        "ratio dry-run cold / git (target <= 1.0)",
-        cold_fig.median / git_fig.median,
-        "x",
-    )
-    report(SCRIPT, skills, "ratio dry-run warm / git", warm_fig.median / git_fig.median, "x")
-    report(SCRIPT, skills, "peak RSS of run", max(run_rss, first_rss), "MB")
-    report(SCRIPT, skills, "peak RSS of run --dry-run", max(cold_rss, warm_rss), "MB")
+    report(SCRIPT, skills, "ratio run warm / git (target <= 0.5)", ratio("run"), "x")
+    report(SCRIPT, skills, "ratio run after status / git", ratio("first"), "x")
+    report(SCRIPT, skills, "ratio dry-run cold / git (target <= 1.0)", ratio("cold"), "x")
+    report(SCRIPT, skills, "ratio dry-run warm / git", ratio("warm"), "x")
+    report(SCRIPT, skills, "peak RSS of run", max(rss["run"], rss["first"]), "MB")
+    report(SCRIPT, skills, "peak RSS of run --dry-run", max(rss["cold"], rss["warm"]), "MB")
 
 
 def main() -> None:
