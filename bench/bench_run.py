@@ -23,6 +23,7 @@ import argparse
 import json
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -115,12 +116,15 @@ def run(work: Path, base: Path, skills: int, due: int, times: int) -> None:
     out = ""
     for _ in range(times):
         drop_caches(cold_repo)
-        for name, cmd in (
-            ("cold", [*dry, str(cold_repo)]),
-            ("warm", [*dry, str(warm_state)]),
-            ("run", [*real, str(copy_of(warm_state, work, "run"))]),
-            ("first", [*real, str(copy_of(after_status, work, "run"))]),
-        ):
+        # Each copy made just before its command (untimed), each in its own folder.
+        targets: list[tuple[str, Callable[[], Path]]] = [
+            ("cold", lambda: cold_repo),
+            ("warm", lambda: warm_state),
+            ("run", lambda: copy_of(warm_state, work, "run")),
+            ("first", lambda: copy_of(after_status, work, "run-first")),
+        ]
+        for name, target in targets:
+            cmd = [*(dry if name in ("cold", "warm") else real), str(target())]
             sample = run_measured(cmd, work, env)
             samples[name].append(sample.seconds)
             rss[name] = max(rss[name], sample.peak_rss_mb)
