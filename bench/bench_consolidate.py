@@ -31,6 +31,7 @@ import json
 import random
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -46,12 +47,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from bench_cluster import family_skills, singleton_skills
 from bench_validate_init import GITCURATOR, bench_env, timed, work_dir
+from figures import Figure, report, run_measured
 from support.fake_openai import FakeOpenAI, Response, count_tokens
 
 from gitcurator.skills.document import render_skill_md
 from gitcurator.umbrella.candidates import Candidate
 from gitcurator.umbrella.clusters import clusters
 
+SCRIPT = "bench_consolidate"
 HEADER = re.compile(r"^Cluster `([^`]*)`: (\d+) sibling skills: (.*)\.$")
 ISO = "%Y-%m-%dT%H:%M:%SZ"
 
@@ -263,6 +266,8 @@ def run(work: Path, args: argparse.Namespace) -> None:
         copy = work / "git-copy"
         if args.git:
             shutil.copytree(repo, copy, symlinks=True)
+        pristine = work / "pristine"  # the repository before any pass: each rerun copies it
+        shutil.copytree(repo, pristine, symlinks=True)
         cmd = [*GITCURATOR, "run", "--consolidate", "--json", "--now", now_iso]
         # A dry run first: the same requests and checks, no object written.
         server.script(*refusals)
@@ -274,6 +279,19 @@ def run(work: Path, args: argparse.Namespace) -> None:
         pass_s = time.perf_counter() - t0
         received = server.count - before
         requests = server.requests[before + len(refusals) :]  # the ones answered with a plan
+        # The same pass again on fresh copies, for a median: llm.wall_seconds of each.
+        step_seconds = (
+            [float(json.loads(done.stdout)["llm"]["wall_seconds"])] if done.stdout else []
+        )
+        pass_seconds = [pass_s]
+        for k in range(1, args.runs):
+            again = work / f"rerun-{k}"
+            shutil.copytree(pristine, again, symlinks=True)
+            server.script(*refusals)
+            sample = run_measured(cmd, again, env)
+            pass_seconds.append(sample.seconds)
+            step_seconds.append(float(json.loads(sample.output)["llm"]["wall_seconds"]))
+            shutil.rmtree(again)
     if done.returncode != 0 or not done.stdout:
         sys.exit(f"gitcurator run --consolidate exited {done.returncode}:\n{done.stderr[-3000:]}")
     doc = json.loads(done.stdout)
@@ -307,7 +325,13 @@ def run(work: Path, args: argparse.Namespace) -> None:
     git_s = None
     if args.git and applied:
         commits = [c["commit"] for c in applied if "commit" in c]
-        git_s = git_replay(repo, copy, commits, {c.path for c in candidates}, env)
+        git_runs = [git_replay(repo, copy, commits, {c.path for c in candidates}, env)]
+        for k in range(1, args.runs):
+            again = work / f"git-copy-{k}"
+            shutil.copytree(pristine, again, symlinks=True)
+            git_runs.append(git_replay(repo, again, commits, {c.path for c in candidates}, env))
+            shutil.rmtree(again)
+        git_s = statistics.median(git_runs)
 
     apart = sum(1 for f in families for c in f if c.name.endswith("-recipe"))
     ms = sorted(t * 1000 for t in times)
@@ -377,6 +401,16 @@ def run(work: Path, args: argparse.Namespace) -> None:
             f"plain git making the same {len(applied)} umbrella commits (git mv + add + commit "
             f"each): {git_s:.2f} s"
         )
+    skills = len(generated)
+    report(SCRIPT, skills, "run --consolidate, wall", Figure(pass_seconds))
+    if applied:
+        per = Figure([1000 * t / len(applied) for t in step_seconds])
+        report(SCRIPT, skills, f"umbrella step per applied umbrella ({len(applied)})", per, "ms")
+        if git_s is not None:
+            theirs = Figure([1000 * t / len(applied) for t in git_runs])
+            report(SCRIPT, skills, "git mv + add + commit per umbrella", theirs, "ms")
+            ratio = per.median / theirs.median
+            report(SCRIPT, skills, "ratio umbrella step / git (target <= 1.0)", ratio, "x")
     print(f"bench total: {time.perf_counter() - started:.1f} s")
 
 
@@ -391,6 +425,9 @@ def main() -> None:
         "--keep-every", type=int, default=10, help="about 1 cluster in K gets a keep-all plan"
     )
     parser.add_argument("--no-git", dest="git", action="store_false", help="skip plain git")
+    parser.add_argument(
+        "--runs", type=int, default=3, help="real passes (and git replays) for the medians"
+    )
     parser.add_argument(
         "--json-object",
         action="store_true",

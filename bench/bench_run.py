@@ -1,93 +1,176 @@
 """Time a curator pass over N skills with M due for archive, against the same moves by git.
 
-Usage: python bench/bench_run.py [--skills N] [--due M] [--keep DIR]
+Usage: python bench/bench_run.py [--skills N] [--due M] [--repeat R] [--keep DIR | --reuse DIR]
 
-Builds the library (bench/make_library.py) committed months ago, marks every skill agent-made,
-records a recent use of all but M of them, then copies the repository. On one copy:
-`gitcurator run --dry-run` and `gitcurator run`; on the other: `git mv` of the same M folders
-into .archive/ and one `git commit`. All in one run, as real processes.
+Builds the library once (bench/make_library.py) committed months ago, marks every skill
+agent-made, records a recent use of all but M of them and flushes: that repository is the
+base state (`--keep DIR` keeps it, `--reuse DIR` starts from one kept before). Every
+measured command runs as a real process on its own copy of a state, so each of the R rounds
+(median and spread reported; each round runs every command once, so a ratio is taken within
+one round) starts from the same repository:
+
+- `run --dry-run`, cold: no cache in .git/gitcurator at all;
+- `run --dry-run` and `run`, warm: the caches everyday commands leave (`status`, and a
+  previous pass over the same default branch, which keeps the reference graph);
+- `run`, after `status` only (the reference graph not kept yet);
+- git: `git mv` of the same M folders into .archive/ (one call per category folder, the
+  fastest fair git) and one `git commit`, on a copy of the base state.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import sys
-import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parents[1]))
 from bench_validate_init import GITCURATOR, bench_env, timed, work_dir
+from figures import Figure, report, run_measured
 from make_library import make_library
 
 CREATED = "2026-01-01T00:00:00Z"
 NOW = "2026-06-01T00:00:00Z"
+SCRIPT = "bench_run"
 
 
-def run(work: Path, skills: int, due: int) -> None:
-    (work / "home").mkdir()
-    env = bench_env(work / "home")
-    repo = work / "lib"
+def build(repo: Path, env: dict[str, str], skills: int, due: int) -> None:
+    """The base state: N skills committed at CREATED, all but `due` used a week before NOW."""
     make_library(repo, skills)
     old = {**env, "GIT_AUTHOR_DATE": CREATED, "GIT_COMMITTER_DATE": CREATED}
-    timed([*GITCURATOR, "init", str(repo), "--quiet"], work, old)
-    folders = sorted(p.parent.relative_to(repo).as_posix() for p in repo.glob("*/*/SKILL.md"))
-    names = [f.rsplit("/", 1)[1] for f in folders]
-    timed([*GITCURATOR, "track", *names, "--origin", "agent", "-C", str(repo)], work, env)
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from gitcurator.telemetry.recording import record
+    timed([*GITCURATOR, "init", str(repo), "--quiet"], repo.parent, old)
+    names = sorted(p.parent.name for p in repo.glob("*/*/SKILL.md"))
+    for i in range(0, len(names), 5000):  # 100,000 names are over the kernel's ARG_MAX
+        track = [*GITCURATOR, "track", *names[i : i + 5000], "--origin", "agent"]
+        timed([*track, "-C", str(repo)], repo.parent, env)
+    script = (
+        "import sys\nfrom gitcurator.telemetry.recording import record\n"
+        "names = sys.stdin.read().split()\n"
+        "for i in range(0, len(names), 500):\n"
+        f"    record('use', names[i : i + 500], at='2026-05-25T00:00:00Z', repo={str(repo)!r})\n"
+    )
+    run_measured([sys.executable, "-c", script], repo.parent, env, stdin="\n".join(names[due:]))
+    timed([*GITCURATOR, "flush", "-C", str(repo)], repo.parent, env)
 
-    os.environ.update({k: env[k] for k in ("HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM")})
-    kept = names[due:]
-    for i in range(0, len(kept), 500):
-        record("use", kept[i : i + 500], at="2026-05-25T00:00:00Z", repo=repo)
-    timed([*GITCURATOR, "flush", "-C", str(repo)], work, env)
-    copy = work / "git-copy"
-    shutil.copytree(repo, copy, symlinks=True)
 
-    dry_run = [*GITCURATOR, "run", "--now", NOW, "--dry-run", "--json", "-C", str(repo)]
-    cold, _ = timed(dry_run, work, env)
-    # Caches in .git/gitcurator (history, records, tree listing) are kept warm by everyday
-    # commands; a dry run writes none, so `status` stands in for them here.
-    timed([*GITCURATOR, "status", "-C", str(repo)], work, env)
-    dry, out = timed(dry_run, work, env)
-    planned = json.loads(out[out.index("{") :])["archived"]
-    mine, out = timed([*GITCURATOR, "run", "--now", NOW, "--json", "-C", str(repo)], work, env)
-    result = json.loads(out[out.index("{") :])
+def copy_of(state: Path, work: Path, name: str) -> Path:
+    """A fresh copy of `state` at work/name (any earlier copy removed)."""
+    target = work / name
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(state, target, symlinks=True)
+    return target
 
-    moves = [f for f in folders if f.rsplit("/", 1)[1] in set(planned)]
+
+def drop_caches(repo: Path) -> None:
+    """Every cache file in .git/gitcurator (the journal, segments and locks stay)."""
+    from gitcurator import statefiles
+
+    names = {v for k, v in vars(statefiles).items() if k.endswith(("_CACHE", "INDEX", "_LIVE"))}
+    for name in names:
+        if isinstance(name, str):
+            (repo / ".git/gitcurator" / name).unlink(missing_ok=True)
+
+
+def run(work: Path, base: Path, skills: int, due: int, times: int) -> None:
+    env = bench_env(work / "home")
+    (work / "home").mkdir(exist_ok=True)
+    if not (base / ".git").is_dir():
+        build(base, env, skills, due)
+    dry = [*GITCURATOR, "run", "--now", NOW, "--dry-run", "--json", "-C"]
+    real = [*GITCURATOR, "run", "--now", NOW, "--json", "-C"]
+
+    cold_repo = copy_of(base, work, "cold")
+    drop_caches(cold_repo)
+    out = run_measured([*dry, str(cold_repo)], work, env).output
+    planned = set(json.loads(out[out.index("{") :])["archived"])
+    folders = sorted(p.parent.relative_to(base).as_posix() for p in base.glob("*/*/SKILL.md"))
     by_category: dict[str, list[str]] = {}
-    for folder in moves:
-        by_category.setdefault(folder.rsplit("/", 1)[0], []).append(folder)
-    # The fastest fair git: one `git mv` per category folder, moving all its due skills.
-    start = time.perf_counter()
-    for category, group in sorted(by_category.items()):
-        (copy / ".archive" / category).mkdir(parents=True, exist_ok=True)
-        timed(["git", "mv", *group, f".archive/{category}/"], copy, env)
-    timed(["git", "commit", "-qm", f"archive {len(moves)} skills"], copy, env)
-    theirs = time.perf_counter() - start
+    for folder in folders:
+        if folder.rsplit("/", 1)[1] in planned:
+            by_category.setdefault(folder.rsplit("/", 1)[0], []).append(folder)
+
+    # The state everyday commands leave: `status`, then a pass over the same default branch.
+    after_status = copy_of(base, work, "after-status")
+    timed([*GITCURATOR, "status", "-C", str(after_status)], work, env)
+    warm_state = copy_of(after_status, work, "warm-state")
+    timed([*real, str(warm_state)], work, env)
+
+    def git_side() -> float:
+        copy = copy_of(base, work, "git")
+        spent = 0.0
+        for category, group in sorted(by_category.items()):
+            (copy / ".archive" / category).mkdir(parents=True, exist_ok=True)
+            spent += run_measured(["git", "mv", *group, f".archive/{category}/"], copy, env).seconds
+        commit = ["git", "commit", "-qm", f"archive {len(planned)} skills"]
+        return spent + run_measured(commit, copy, env).seconds
+
+    # Round by round, every command once: the machine's load (shared by other work) then
+    # weighs on each side of a ratio alike, and each ratio is taken within one round.
+    names = ("cold", "warm", "run", "first", "git")
+    samples: dict[str, list[float]] = {name: [] for name in names}
+    rss: dict[str, float] = dict.fromkeys(names, 0.0)
+    out = ""
+    for _ in range(times):
+        drop_caches(cold_repo)
+        # Each copy made just before its command (untimed), each in its own folder.
+        targets: list[tuple[str, Callable[[], Path]]] = [
+            ("cold", lambda: cold_repo),
+            ("warm", lambda: warm_state),
+            ("run", lambda: copy_of(warm_state, work, "run")),
+            ("first", lambda: copy_of(after_status, work, "run-first")),
+        ]
+        for name, target in targets:
+            cmd = [*(dry if name in ("cold", "warm") else real), str(target())]
+            sample = run_measured(cmd, work, env)
+            samples[name].append(sample.seconds)
+            rss[name] = max(rss[name], sample.peak_rss_mb)
+            out = sample.output if name == "run" else out
+        samples["git"].append(git_side())
+    result = json.loads(out[out.index("{") :])
+    cold_fig, warm_fig, run_fig, first_fig, git_fig = (Figure(samples[n]) for n in names)
+
+    def ratio(name: str) -> Figure:
+        return Figure([a / b for a, b in zip(samples[name], samples["git"], strict=True)])
 
     print(
         f"library: {skills} skills, {len(result['archived'])} archived by the pass "
-        f"(expected {due}), branch {result['branch']}"
+        f"(expected {due}), branch {result['branch']}; {times} runs each"
     )
-    print(f"gitcurator run --dry-run, cold:    {cold:6.2f} s  (no caches in .git/gitcurator)")
-    print(f"gitcurator run --dry-run:          {dry:6.2f} s")
-    print(f"gitcurator run:                    {mine:6.2f} s")
-    print(f"git mv ({len(by_category)} calls) + git commit: {theirs:6.2f} s")
-    print(f"ratio run / git:                   {mine / theirs:6.2f}x  (target <= 1.0x)")
+    report(SCRIPT, skills, "run --dry-run, cold (no caches)", cold_fig)
+    report(SCRIPT, skills, "run --dry-run, warm (after status and a pass)", warm_fig)
+    report(SCRIPT, skills, "run, warm (after status and a pass)", run_fig)
+    report(SCRIPT, skills, "run, after status only (no reference graph kept)", first_fig)
+    report(SCRIPT, skills, f"git mv ({len(by_category)} calls) + git commit", git_fig)
+    report(SCRIPT, skills, "ratio run warm / git (target <= 0.5)", ratio("run"), "x")
+    report(SCRIPT, skills, "ratio run after status / git", ratio("first"), "x")
+    report(SCRIPT, skills, "ratio dry-run cold / git (target <= 1.0)", ratio("cold"), "x")
+    report(SCRIPT, skills, "ratio dry-run warm / git", ratio("warm"), "x")
+    report(SCRIPT, skills, "peak RSS of run", max(rss["run"], rss["first"]), "MB")
+    report(SCRIPT, skills, "peak RSS of run --dry-run", max(rss["cold"], rss["warm"]), "MB")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--skills", type=int, default=10_000)
     parser.add_argument("--due", type=int, default=1_000)
+    parser.add_argument("--repeat", type=int, default=3, help="runs per figure (default 3)")
     parser.add_argument("--keep", type=Path, help="work in DIR (must not exist) and keep it")
+    parser.add_argument(
+        "--reuse", type=Path, help="work in DIR kept by an earlier --keep (its base library)"
+    )
     args = parser.parse_args()
+    if args.reuse is not None:
+        work = args.reuse.resolve()
+        if not (work / "base" / ".git").is_dir():
+            parser.error(f"--reuse {work}: no base library there; build one with --keep")
+        run(work, work / "base", args.skills, args.due, args.repeat)
+        return
     with work_dir(parser, args.keep) as work:
-        run(work, args.skills, args.due)
+        run(work, work / "base", args.skills, args.due, args.repeat)
 
 
 if __name__ == "__main__":

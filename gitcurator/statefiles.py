@@ -66,7 +66,9 @@ CATALOGUE_CACHE = "catalogue-entries.json"  # SKILL.md blob -> [name, descriptio
 SEARCH_INDEX = "search-index.txt"
 SEARCH_INDEX_LIVE = "search-index-live.txt"  # the same, of the live skills alone
 # blob id -> the places a skill's Markdown or a reference file may name a skill (see
-# references/scan): what `refs` and a pass's load step would otherwise re-read and re-scan.
+# references/scan): what `refs` and a pass's load step would otherwise re-read and re-scan;
+# beside them the last graph built, under the digest of the tree's entries, the skills'
+# locations, the reference_files globs and the absorbed names (curation/reference_cache).
 REFERENCES_CACHE = "references-cache.json"
 # validate's work-tree records and last whole-library result, and its per-skill results by
 # content (commands/validate_cache)
@@ -90,6 +92,11 @@ def read_only() -> Iterator[None]:
         yield
     finally:
         _read_only = previous
+
+
+def is_read_only() -> bool:
+    """Inside read_only(): nothing will be written, so a cache's text need not be built."""
+    return _read_only
 
 
 def temporary_path(path: Path) -> Path:
@@ -193,9 +200,20 @@ def write_cache_json(path: Path, doc: object) -> None:
 
 def read_json(path: Path) -> Any:
     """The JSON document in `path`, or None if it is missing or not JSON."""
-    # A regular file only (a link to one is read, as a dotfile folder may hold the registry):
-    # a FIFO planted at a cache's name hung every command reading it, and a document nested
-    # 100,000 deep is damage too, not a crash.
+    # A document nested 100,000 deep is damage too, not a crash.
+    data = read_regular(path)
+    if data is None:
+        return None
+    try:
+        return json.loads(data.decode("utf-8"))
+    except JSON_READ_ERRORS:
+        return None
+
+
+def read_regular(path: Path) -> bytes | None:
+    """The bytes of `path` if it is a regular file (a link to one is read, as a dotfile
+    folder may hold the registry), else None: a FIFO planted at a cache's name hung every
+    command reading it."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
@@ -204,10 +222,8 @@ def read_json(path: Path) -> Any:
         with os.fdopen(fd, "rb") as file:
             if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
                 return None
-            return json.loads(file.read().decode("utf-8"))
+            return file.read()
     except OSError:
-        return None
-    except JSON_READ_ERRORS:
         return None
 
 

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gitcurator import statefiles
-from gitcurator.curation.cluster_review import ClusterProgress
 from gitcurator.curation.pass_apply import Applied, InterruptedAfterPublishing, apply_pass
 from gitcurator.curation.pass_catalogue import with_catalogue
 from gitcurator.curation.pass_inputs import load_pass
@@ -30,9 +29,10 @@ from gitcurator.progress import NO_PROGRESS
 from gitcurator.progress import Progress as LoadProgress
 from gitcurator.telemetry import ledger
 from gitcurator.timeutil import moment_of
-from gitcurator.umbrella.clusters import Cluster
 
 if TYPE_CHECKING:
+    from gitcurator.curation.cluster_review import ClusterProgress
+    from gitcurator.umbrella.clusters import Cluster
     from gitcurator.umbrella.model_client import ChatClient
 
 

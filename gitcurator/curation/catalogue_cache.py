@@ -18,7 +18,7 @@ from gitcurator.lifecycle.catalogue_cost import (
     described,
 )
 from gitcurator.progress import NO_PROGRESS, Progress, counted
-from gitcurator.skills.document import find_skills
+from gitcurator.skills.document import SkillLocation, find_skills
 from gitcurator.statefiles import CATALOGUE_CACHE, read_json, write_cache_json
 from gitcurator.store import ObjectID, Store
 from gitcurator.telemetry import ledger
@@ -36,9 +36,15 @@ def head_catalogue(
     return catalogue_cost(found, count, tokenizer)
 
 
-def skill_md_blobs(entries: Mapping[str, tuple[ObjectID, int]], config: Config) -> list[ObjectID]:
-    """The SKILL.md blob of every live skill among `entries` (path -> (blob, mode))."""
-    locations = find_skills(entries, config.skills_dir, config.include)
+def skill_md_blobs(
+    entries: Mapping[str, tuple[ObjectID, int]],
+    config: Config,
+    locations: Sequence[SkillLocation] | None = None,
+) -> list[ObjectID]:
+    """The SKILL.md blob of every live skill among `entries` (path -> (blob, mode));
+    `locations`, when the caller has listed them already (find_skills of `entries`)."""
+    if locations is None:
+        locations = find_skills(entries, config.skills_dir, config.include)
     return [entries[loc.skill_md][0] for loc in locations if not loc.archived]
 
 

@@ -26,7 +26,7 @@ def with_reference_rewrites(
     """`umbrellas` with each fold's reference rewrites; `archived` are the folders the archive
     commit moves before the folds."""
     current: dict[str, bytes] = {}  # files written or rewritten by the folds so far
-    gone: list[str] = list(archived)
+    gone: set[str] = set(archived)
     folds: list[Fold] = []
     for fold in umbrellas.folds:
         u = fold.umbrella
@@ -36,15 +36,18 @@ def with_reference_rewrites(
             folders={folder: posixpath.basename(folder) for folder in folded},
             home=u.folder,
         )
-        away = [*gone, *folded, u.folder]
+        away = {*gone, *folded, u.folder}
         paths = _referring(inputs, u.folded, away) | {p for p in current if not _under(p, away)}
         rewritten: dict[str, bytes] = {}
         done: list[Rewrite] = []
         left: list[str] = []
+        needles = {*u.folded, *renames.folders.values()}
         for path in sorted(paths):
             text = _text(path, inputs, current)
             if text is None:
                 left += _where(inputs, u.folded, path)
+                continue
+            if not _may_refer(text, needles):
                 continue
             new, rewrites = rewrite_references(text, path, renames)
             if rewrites:
@@ -52,12 +55,12 @@ def with_reference_rewrites(
                 done += rewrites
         current.update(u.writes)
         current.update(rewritten)
-        gone += folded
+        gone.update(folded)
         folds.append(replace(fold, rewritten=rewritten, references=tuple(done), left=tuple(left)))
     return replace(umbrellas, folds=tuple(folds))
 
 
-def _referring(inputs: PassInputs, names: Collection[str], away: Sequence[str]) -> set[str]:
+def _referring(inputs: PassInputs, names: Collection[str], away: Collection[str]) -> set[str]:
     """Files of the tip that refer to one of `names`, outside the folders in `away`."""
     return {
         ref.path
@@ -90,5 +93,24 @@ def _text(path: str, inputs: PassInputs, current: Mapping[str, bytes]) -> str | 
         return None
 
 
-def _under(path: str, folders: Sequence[str]) -> bool:
-    return any(path.startswith(folder + "/") for folder in folders)
+def _under(path: str, folders: Collection[str]) -> bool:
+    """Whether `path` lies inside one of `folders` (a set: the archive commit's folders are
+    a thousand at 10,000 skills, asked about for every referring file of every fold)."""
+    at = path.rfind("/")
+    while at > 0:
+        if path[:at] in folders:
+            return True
+        at = path.rfind("/", 0, at)
+    return False
+
+
+def _may_refer(text: str, needles: Collection[str]) -> bool:
+    """Whether `text` can hold a reference the fold rewrites: a folded name is written in it,
+    or a folded folder's name is (a link into a folder names it, once its destination loses
+    its quotes and its backslashes become slashes, as links_into reads it). A text with a
+    percent sign is always scanned: an escaped destination hides the name. Every file
+    written so far is asked again at each fold; most name none of its skills."""
+    if "%" in text:
+        return True
+    plain = text.replace('"', "").replace("'", "").replace("\\", "/")
+    return any(needle in plain for needle in needles)

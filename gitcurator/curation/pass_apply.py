@@ -11,11 +11,10 @@ it was.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gitcurator.curation.pass_plan import PassPlan
 from gitcurator.curation.pass_report import report_files, run_document
-from gitcurator.curation.umbrella_plan import Fold
 from gitcurator.errors import CuratorError
 from gitcurator.library import SkillsRepo
 from gitcurator.lifecycle.report import archive_message, report_message, umbrella_message
@@ -25,6 +24,9 @@ from gitcurator.store.interrupts import interrupts_deferred
 from gitcurator.telemetry import ledger
 from gitcurator.telemetry.records import Stamped, UsageRecord
 from gitcurator.timeutil import format_time
+
+if TYPE_CHECKING:
+    from gitcurator.curation.umbrella_plan import Fold
 
 
 @dataclass(frozen=True, slots=True)

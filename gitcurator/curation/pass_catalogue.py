@@ -4,7 +4,8 @@ chose (token_counter, in the shell)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import bisect
+from collections.abc import Collection, Mapping
 from dataclasses import replace
 
 from gitcurator.curation.pass_plan import PassPlan, moved_entries
@@ -16,9 +17,13 @@ from gitcurator.lifecycle.catalogue_cost import (
     TokenCounter,
     catalogue_cost,
     catalogue_entries,
+    catalogue_line,
     described,
+    estimate_from,
+    estimate_parts,
     estimate_tokens,
 )
+from gitcurator.skills.document import SkillLocation, find_skills
 from gitcurator.store import ObjectID
 
 # A file of the tree after the pass: a stored (blob, mode), or the bytes an umbrella writes.
@@ -29,11 +34,43 @@ def with_catalogue(
     plan: PassPlan, count: TokenCounter = estimate_tokens, tokenizer: str = ESTIMATE
 ) -> PassPlan:
     """`plan` with its catalogue before and after, counted by `count` (named `tokenizer`)."""
-    before: dict[str, File] = dict(plan.inputs.entries)
-    change = CatalogueChange(
-        _cost(plan, before, count, tokenizer), _cost(plan, tree_after(plan), count, tokenizer)
-    )
-    return replace(plan, catalogue=change)
+    inputs = plan.inputs
+    if plan.folds or plan.restores:
+        files: dict[str, File] = dict(inputs.entries)
+        change = CatalogueChange(
+            _cost(plan, files, count, tokenizer), _cost(plan, tree_after(plan), count, tokenizer)
+        )
+        return replace(plan, catalogue=change)
+    # Only archive moves: the tree after is the tree before without the moved folders (each
+    # moved whole into .archive/, where no skill is live), so its catalogue is the one
+    # before less theirs, in the same order; no second listing of every file is needed.
+    config = inputs.config
+    found = inputs.locations or find_skills(inputs.entries, config.skills_dir, config.include)
+    live = [loc for loc in found if not loc.archived]
+    moved = {folder for folder, _ in plan.archive_moves}
+    gone = [_under(loc.folder, moved) for loc in live]
+    listed = _listed(plan, live)
+    kept = [entry for entry, out in zip(listed, gone, strict=True) if not out]
+    before = catalogue_cost(listed, count, tokenizer)
+    if count is estimate_tokens and kept:
+        after = _estimate_less(listed, gone, tokenizer)
+    else:
+        after = catalogue_cost(kept, count, tokenizer)
+    return replace(plan, catalogue=CatalogueChange(before, after))
+
+
+def _estimate_less(
+    listed: list[tuple[str, str]], gone: list[bool], tokenizer: str
+) -> CatalogueCost:
+    """catalogue_cost by the estimate of `listed` less the entries `gone` marks: the whole
+    catalogue's characters and words less the removed lines' (each with its newline)."""
+    lines = [catalogue_line(name, description) for name, description in listed]
+    chars, words = estimate_parts("\n".join(lines))
+    removed = [line for line, out in zip(lines, gone, strict=True) if out]
+    for line in removed:
+        less_chars, less_words = estimate_parts(line)
+        chars, words = chars - less_chars - 1, words - less_words
+    return CatalogueCost(len(lines) - len(removed), estimate_from(chars, words), tokenizer)
 
 
 def tree_after(plan: PassPlan) -> dict[str, File]:
@@ -42,12 +79,66 @@ def tree_after(plan: PassPlan) -> dict[str, File]:
     files: dict[str, File] = moved_entries(
         plan.inputs.entries, plan.archive_moves + plan.restore_moves
     )
+    # Each umbrella moves a few folders: the paths under them are found in the sorted
+    # listing (a folder's files are one run of it), not by a walk over every file per fold.
+    listing = sorted(files)
     for fold in plan.folds:
         umbrella = fold.umbrella
-        files = moved_entries(files, list(umbrella.archived.items()))
-        files.update(umbrella.writes)
-        files.update(umbrella.copies)
+        _move(files, listing, list(umbrella.archived.items()))
+        added: dict[str, File] = {**umbrella.writes, **umbrella.copies}
+        for path, file in added.items():
+            if path not in files:
+                bisect.insort(listing, path)
+            files[path] = file
     return files
+
+
+def _move(files: dict[str, File], listing: list[str], moves: list[tuple[str, str]]) -> None:
+    """moved_entries in place, `listing` (sorted keys of `files`) kept in step."""
+    sources = [source for source, _ in moves]
+    if any(_under(a, {b}) for a in sources for b in sources if a != b):
+        # Nested folders move with the deepest one holding each file: as moved_entries does.
+        moved = moved_entries(files, moves)
+        files.clear()
+        files.update(moved)
+        listing[:] = sorted(files)
+        return
+    taken: list[tuple[str, File]] = []
+    for source, target in moves:
+        start = bisect.bisect_left(listing, source + "/")
+        end = bisect.bisect_left(listing, source + "0")  # "0" follows "/": the run's end
+        for path in listing[start:end]:
+            taken.append((target + path[len(source) :], files.pop(path)))
+        del listing[start:end]
+    for path, file in taken:
+        if path not in files:
+            bisect.insort(listing, path)
+        files[path] = file
+
+
+def _under(folder: str, moved: Collection[str]) -> bool:
+    """Whether `folder` is one of `moved` or inside one."""
+    at = len(folder)
+    while at > 0:
+        if folder[:at] in moved:
+            return True
+        at = folder.rfind("/", 0, at)
+    return False
+
+
+def _listed(plan: PassPlan, locations: list[SkillLocation]) -> list[tuple[str, str]]:
+    """(name, description) of each of `locations`, as catalogue_entries lists them."""
+    inputs = plan.inputs
+    found = []
+    for loc in locations:
+        name, description = _stored(plan, inputs.entries[loc.skill_md][0])
+        found.append((name or loc.dirname, description or ""))
+    return found
+
+
+def _stored(plan: PassPlan, blob: ObjectID) -> Described:
+    known = plan.inputs.described.get(blob)
+    return known if known is not None else described(plan.inputs.read(blob))
 
 
 def _cost(
@@ -59,9 +150,7 @@ def _cost(
         file = files[path]
         if isinstance(file, bytes):
             return described(file)
-        blob = file[0]
-        known = inputs.described.get(blob)
-        return known if known is not None else described(inputs.read(blob))
+        return _stored(plan, file[0])
 
     config = inputs.config
     entries = catalogue_entries(files, describe, config.skills_dir, config.include)

@@ -11,17 +11,20 @@ import posixpath
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from gitcurator.audit.passes import BRANCH_PREFIX
-from gitcurator.curation.cluster_review import ClusterProgress, Model, review_clusters
-from gitcurator.curation.fold_references import with_reference_rewrites
 from gitcurator.curation.pass_inputs import PassInputs
-from gitcurator.curation.umbrella_plan import Fold, Refusal, UmbrellaPlan
 from gitcurator.lifecycle.catalogue_cost import CatalogueChange
 from gitcurator.lifecycle.restore_proposals import RestoreProposal, planned_restores
 from gitcurator.lifecycle.rules import ACTIVE, ARCHIVED, LifecyclePlan, SkillFacts, plan_lifecycle
 from gitcurator.skills.archive_paths import archive_targets
+
+if TYPE_CHECKING:
+    # The umbrella step's modules load only when a model is asked (a tenth of a second of
+    # imports a pass without --consolidate does not need).
+    from gitcurator.curation.cluster_review import ClusterProgress, Model
+    from gitcurator.curation.umbrella_plan import Fold, Refusal, UmbrellaPlan
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +121,9 @@ def plan_pass(
     plan = PassPlan(inputs, lifecycle, before, archived_paths, restores=tuple(restores))
     if model is None:
         return plan
+    from gitcurator.curation.cluster_review import review_clusters
+    from gitcurator.curation.fold_references import with_reference_rewrites
+
     retired = {t.name for t in lifecycle.archived}
     rows = [replace(r, state=ARCHIVED) if r.name in retired else r for r in inputs.rows]
     umbrellas = review_clusters(

@@ -4,13 +4,15 @@ lines its progress shows on a terminal."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gitcurator.curation.pass_plan import PassPlan
 from gitcurator.lifecycle.catalogue_cost import change_text
 from gitcurator.render import plural
 from gitcurator.timeutil import format_time
-from gitcurator.umbrella.clusters import Cluster
+
+if TYPE_CHECKING:
+    from gitcurator.umbrella.clusters import Cluster
 
 
 def pass_text(plan: PassPlan, doc: Mapping[str, Any], branch: str | None, *, dry_run: bool) -> str:

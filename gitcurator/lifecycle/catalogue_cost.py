@@ -48,7 +48,19 @@ def estimate_tokens(text: str) -> int:
     """A tokenizer-free estimate of `text`'s token count (see _WORD's note)."""
     if not text:
         return 0
-    return max(math.ceil(len(text) / 4), math.ceil(len(_WORD.findall(text)) * 4 / 3))
+    return estimate_from(*estimate_parts(text))
+
+
+def estimate_parts(text: str) -> tuple[int, int]:
+    """(characters, words) of `text`, what estimate_tokens counts. Both add up over lines
+    joined by newlines (a newline is one character and never part of a word), so a
+    catalogue less some lines is counted without reading the rest again."""
+    return len(text), len(_WORD.findall(text))
+
+
+def estimate_from(chars: int, words: int) -> int:
+    """estimate_tokens of a non-empty text of `chars` characters and `words` words."""
+    return max(math.ceil(chars / 4), math.ceil(words * 4 / 3))
 
 
 def catalogue_cost(
