@@ -8,7 +8,9 @@ runs the scripts at several library sizes and builds its table and plot from tho
 `repeat` runs one command several times and keeps every sample, so a figure is the median
 with its spread (these machines are noisy: compare ratios measured in one run, never figures
 from different runs). `run_measured` also returns the child's peak resident memory, read
-from `os.wait4` (the kernel's own figure for that one process).
+from `os.wait4` (the kernel's own figure for that one process). On Linux that peak starts
+from the parent's resident size at the fork, so a script holding much memory itself (a big
+in-process `record`) over-reports it; bench/growth.py measures under /usr/bin/time instead.
 """
 
 from __future__ import annotations
