@@ -59,6 +59,12 @@ for i in range(0, len(names), 100):
 """
 
 
+def percentile(samples: list[float], fraction: float) -> float:
+    """The sample below which `fraction` of them fall (bench_mcp and bench_search use it)."""
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
+
+
 def gitcurator_cmd() -> list[str]:
     """The installed console script (what agents run), else `python -m gitcurator`."""
     script = Path(sys.executable).with_name("gitcurator")

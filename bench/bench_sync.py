@@ -95,6 +95,35 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def start_daemon(served: Path, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], int]:
+    """A plain `git daemon` exporting `served` (push allowed) on a free loopback port, with no
+    proxy in front (bench/soak.py's remote); its process and port."""
+    port = _free_port()
+    proc = subprocess.Popen(
+        [
+            "git",
+            "daemon",
+            "--enable=receive-pack",
+            "--export-all",
+            "--reuseaddr",
+            f"--base-path={served}",
+            f"--port={port}",
+            "--listen=127.0.0.1",
+            str(served),
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    for _ in range(500):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return proc, port
+        except OSError:
+            time.sleep(0.02)
+    sys.exit("git daemon did not start")
+
+
 @contextlib.contextmanager
 def served(folder: Path, env: dict[str, str]):  # type: ignore[no-untyped-def]
     """A `git daemon` exporting `folder` (push allowed), behind a CountingProxy."""

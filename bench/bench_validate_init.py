@@ -20,6 +20,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -52,6 +53,18 @@ def bench_env(home: Path) -> dict[str, str]:
         GIT_CONFIG_VALUE_0="0",
     )
     return env
+
+
+def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, str]:
+    """Seconds the command took; its output. Exits the script if the command fails (the
+    other bench scripts' one-shot timer; bench/figures.py repeats and reports)."""
+    start = time.perf_counter()
+    done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        tail = "\n".join(done.stderr.splitlines()[-15:])
+        sys.exit(f"`{' '.join(cmd)}` failed with exit {done.returncode}:\n{tail}")
+    return elapsed, done.stdout + done.stderr
 
 
 def fresh_copy(source: Path, target: Path) -> None:
