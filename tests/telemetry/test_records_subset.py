@@ -6,14 +6,16 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from support.repos import corrupt_note
+import pytest
+from support.repos import corrupt_note, git, note_key
 
+from gitcurator.errors import CuratorError
 from gitcurator.library import open_repo
 from gitcurator.statefiles import ABSORBED_NAMES, RECORDS_CACHE
 from gitcurator.store import Store
-from gitcurator.telemetry import ledger, names_index, recording
+from gitcurator.telemetry import ledger, names_index, recording, records_subset
 
 T = TypeVar("T")
 
@@ -76,3 +78,34 @@ def test_the_absorbed_names_follow_the_flush(repo: Path) -> None:
     result = _flush(repo)
     doc = json.loads((repo / ".git" / "gitcurator" / ABSORBED_NAMES).read_text())
     assert doc["notes"] == result.commit != notes and doc["absorbed"] == absorbed == {}
+
+
+def test_a_plain_git_notes_edit_during_a_flush_is_refused_not_overwritten(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # git takes no gitcurator lock: its notes commit can land after the flush read the
+    # records and before it writes. The flush must then refuse (compare-and-swap from the
+    # commit it read), not write its records over git's edit.
+    recording.record("use", ["pdf-extract", "docker-build"], repo=repo)
+    _flush(repo)
+    _loaded(repo)  # the records cache: the flush reads its records from it
+    recording.record("use", ["pdf-extract"], repo=repo)
+    real_read = records_subset.read_subset
+
+    def read_then_git(*args: Any) -> records_subset.Subset | None:
+        subset = real_read(*args)
+        corrupt_note(repo, "pdf-extract", '{"edited": "by git"}')
+        return subset
+
+    monkeypatch.setattr(records_subset, "read_subset", read_then_git)
+    with pytest.raises(CuratorError, match="moved"):
+        _flush(repo)
+    monkeypatch.setattr(records_subset, "read_subset", real_read)
+    key = note_key(repo, "pdf-extract")
+    shown = git("notes", "--ref=gitcurator", "show", key, cwd=repo).stdout
+    assert "by git" in shown, "git's edit is still the note"
+    result = _flush(repo)  # the events were kept for the next flush
+    assert result.events == 1
+    warm = _loaded(repo)
+    assert warm.records == _cold(repo).records
+    assert git("fsck", "--strict", cwd=repo).returncode == 0
