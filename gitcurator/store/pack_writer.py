@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING
 from dulwich.objects import ShaFile
 from dulwich.pack import write_pack_index
 
+from gitcurator.errors import StoreError
+
 if TYPE_CHECKING:
     from gitcurator.store.repository import Store
 
@@ -37,6 +39,20 @@ def write_pack(store: Store, objects: Iterable[ShaFile]) -> None:
         store.repo.object_store.add_objects([(o, None) for o in todo])
         return
     pack_dir = os.path.join(store.repo.object_store.path, "pack")
+    try:
+        _write_pack(pack_dir, todo)
+    except OSError as exc:
+        # A read-only or full object store: the caller's work is not lost (no ref moved,
+        # the journal is kept), and the message says where and why.
+        raise StoreError(
+            f"cannot write new objects into {pack_dir}: {exc.strerror or exc}; make that "
+            "folder writable (or free some space) and run this again"
+        ) from None
+    store.repo.object_store.packs  # noqa: B018  (reading it makes dulwich see the new pack)
+
+
+def _write_pack(pack_dir: str, todo: list[ShaFile]) -> None:
+    """Write `todo` as pack and index into `pack_dir`: temp files, synced, then renamed."""
     os.makedirs(pack_dir, exist_ok=True)
     fd, tmp_pack = tempfile.mkstemp(dir=pack_dir, prefix="tmp_pack_")
     try:
@@ -58,7 +74,6 @@ def write_pack(store: Store, objects: Iterable[ShaFile]) -> None:
     except BaseException:
         _remove(tmp_pack)
         raise
-    store.repo.object_store.packs  # noqa: B018  (reading it makes dulwich see the new pack)
 
 
 def _write_pack_data(fd: int, objects: list[ShaFile]) -> tuple[list[tuple[bytes, int, int]], bytes]:

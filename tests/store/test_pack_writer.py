@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from dulwich.objects import Blob, Tree
-from support.repos import git
+from support.read_only import refuse_opening_in
+from support.repos import git, note_key, run_cli
 
 from gitcurator.store import Store
 from gitcurator.store.pack_writer import write_pack
@@ -30,3 +32,19 @@ def test_no_objects_write_no_pack(lib: Path, store: Store) -> None:
     before = sorted((lib / ".git" / "objects").rglob("*"))
     write_pack(store, [])
     assert sorted((lib / ".git" / "objects").rglob("*")) == before
+
+
+def test_a_read_only_pack_folder_is_a_clear_error_and_loses_no_event(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert run_cli("record", "use", "pdf-extract", cwd=repo).code == 0
+    pack_dir = repo / ".git" / "objects" / "pack"
+    with monkeypatch.context() as refused:
+        refuse_opening_in(refused, pack_dir)
+        result = run_cli("flush", cwd=repo)
+    assert result.code == 1, result.err
+    assert str(pack_dir) in result.err and "Traceback" not in result.err
+    assert not [p for p in pack_dir.iterdir() if p.name.startswith("tmp_")]
+    assert run_cli("flush", cwd=repo).code == 0, "the event waited for a writable store"
+    key = note_key(repo, "pdf-extract")
+    assert '"use_count": 1' in git("notes", "--ref=gitcurator", "show", key, cwd=repo).stdout
