@@ -109,3 +109,28 @@ def test_a_plain_git_notes_edit_during_a_flush_is_refused_not_overwritten(
     warm = _loaded(repo)
     assert warm.records == _cold(repo).records
     assert git("fsck", "--strict", cwd=repo).returncode == 0
+
+
+def test_a_flush_after_plain_git_rewound_or_edited_the_notes_caches_what_a_cold_load_reads(
+    repo: Path,
+) -> None:
+    recording.record("use", ["pdf-extract", "docker-build"], repo=repo)
+    older = _flush(repo).commit
+    assert older is not None
+    recording.record("use", ["pdf-extract", "helm-deploy"], repo=repo)
+    _flush(repo)
+    _loaded(repo)  # the cache, for the newer commit
+    git("update-ref", "refs/notes/gitcurator", older, cwd=repo)
+    recording.record("view", ["docker-build"], repo=repo)
+    _flush(repo)
+    warm = _loaded(repo)
+    assert warm.records == _cold(repo).records
+    assert warm.records["pdf-extract"].use_count == 1 and "helm-deploy" not in warm.records
+    corrupt_note(repo, "helm-deploy", "{by git")  # a note git added, for a skill
+    recording.record("use", ["pdf-extract"], repo=repo)
+    _flush(repo)
+    warm = _loaded(repo)
+    cold = _cold(repo)
+    assert warm.records == cold.records and warm.unreadable == cold.unreadable
+    assert warm.problems == cold.problems
+    assert git("fsck", "--strict", cwd=repo).returncode == 0
