@@ -28,18 +28,29 @@ if TYPE_CHECKING:
     from gitcurator.store.repository import Store
 
 
+# Fewer new objects than this are written loose (git's transfer.unpackLimit).
+LOOSE_BELOW = 100
+
+
 def write_pack(store: Store, objects: Iterable[ShaFile]) -> None:
-    """Store `objects` in the repository as one new pack (nothing when there are none)."""
+    """Store `objects` in the repository: one new pack, or loose files when there are fewer
+    than LOOSE_BELOW (nothing when there are none)."""
     todo = list(objects)
     if not todo:
         return
-    if store.repo.object_format.oid_length != 20:
-        # The single pass below writes SHA-1 packs; another format goes through dulwich,
-        # which reads the pack back to index it (slower, same result).
-        store.repo.object_store.add_objects([(o, None) for o in todo])
-        return
-    pack_dir = os.path.join(store.repo.object_store.path, "pack")
+    objects_dir = store.repo.object_store.path
+    pack_dir = os.path.join(objects_dir, "pack")
     try:
+        if len(todo) < LOOSE_BELOW or store.repo.object_format.oid_length != 20:
+            # A few objects go loose, as git unpacks a fetch of fewer than 100
+            # (transfer.unpackLimit): a pack for every small write (each hook-driven flush)
+            # would pile up, and every pack more is one more index searched on every later
+            # read; `git gc` packs loose objects. The single pass below writes SHA-1 packs, so
+            # another object format also goes through dulwich (each file written atomically).
+            pack_dir = objects_dir
+            for obj in todo:
+                store.repo.object_store.add_object(obj)
+            return
         _write_pack(pack_dir, todo)
     except OSError as exc:
         # A read-only or full object store: the caller's work is not lost (no ref moved,

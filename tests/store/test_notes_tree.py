@@ -15,6 +15,7 @@ from support.repos import git
 from gitcurator.errors import StoreError
 from gitcurator.store import Store, notes
 from gitcurator.store.objects import ObjectBatch
+from gitcurator.store.pack_writer import LOOSE_BELOW
 
 POOL = [f"skill-{i:03d}" for i in range(400)]
 
@@ -118,7 +119,9 @@ def test_a_rebuild_from_a_stale_tip_is_refused_too(lib: Path, store: Store) -> N
 
 
 def test_the_pack_a_write_leaves_is_read_by_git(lib: Path, store: Store) -> None:
-    notes.write_notes(store, notes.read_notes(store), {"alpha": b"{}\n"}, "one\n")
+    # Enough notes for a pack of their own (a few go loose: store/pack_writer.LOOSE_BELOW).
+    many = {n: _doc(n, 0) for n in POOL[:LOOSE_BELOW]}
+    notes.write_notes(store, notes.read_notes(store), many, "one\n")
     packs = list((lib / ".git" / "objects" / "pack").glob("*.pack"))
     assert packs and not list((lib / ".git" / "objects" / "pack").glob("tmp_pack_*"))
     done = subprocess.run(
