@@ -74,8 +74,8 @@ def _set_fanned_out(
         items = _items(store, ObjectID(old[1])) if old is not None else {}
         if items is None or any(len(n) != 38 or m != FILE_MODE for n, (m, _) in items.items()):
             return False  # a deeper fan-out, or an entry of another kind: rebuild
-        if not _is_hex(b"".join(items)):
-            return False
+        if items and not _is_hex(b"".join(items)):
+            return False  # (a folder made here, for its first note, is empty)
         for rest, blob in entries.items():
             _put(items, rest, FILE_MODE, blob, batch)
         root[folder] = (TREE_MODE, _write(items, batch))

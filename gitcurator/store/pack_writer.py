@@ -22,21 +22,48 @@ from typing import TYPE_CHECKING
 from dulwich.objects import ShaFile
 from dulwich.pack import write_pack_index
 
+from gitcurator.errors import StoreError
+
 if TYPE_CHECKING:
     from gitcurator.store.repository import Store
 
 
+# Fewer new objects than this are written loose (git's transfer.unpackLimit).
+LOOSE_BELOW = 100
+
+
 def write_pack(store: Store, objects: Iterable[ShaFile]) -> None:
-    """Store `objects` in the repository as one new pack (nothing when there are none)."""
+    """Store `objects` in the repository: one new pack, or loose files when there are fewer
+    than LOOSE_BELOW (nothing when there are none)."""
     todo = list(objects)
     if not todo:
         return
-    if store.repo.object_format.oid_length != 20:
-        # The single pass below writes SHA-1 packs; another format goes through dulwich,
-        # which reads the pack back to index it (slower, same result).
-        store.repo.object_store.add_objects([(o, None) for o in todo])
-        return
-    pack_dir = os.path.join(store.repo.object_store.path, "pack")
+    objects_dir = store.repo.object_store.path
+    pack_dir = os.path.join(objects_dir, "pack")
+    try:
+        if len(todo) < LOOSE_BELOW or store.repo.object_format.oid_length != 20:
+            # A few objects go loose, as git unpacks a fetch of fewer than 100
+            # (transfer.unpackLimit): a pack for every small write (each hook-driven flush)
+            # would pile up, and every pack more is one more index searched on every later
+            # read; `git gc` packs loose objects. The single pass below writes SHA-1 packs, so
+            # another object format also goes through dulwich (each file written atomically).
+            pack_dir = objects_dir
+            for obj in todo:
+                store.repo.object_store.add_object(obj)
+            return
+        _write_pack(pack_dir, todo)
+    except OSError as exc:
+        # A read-only or full object store: the caller's work is not lost (no ref moved,
+        # the journal is kept), and the message says where and why.
+        raise StoreError(
+            f"cannot write new objects into {pack_dir}: {exc.strerror or exc}; make that "
+            "folder writable (or free some space) and run this again"
+        ) from None
+    store.repo.object_store.packs  # noqa: B018  (reading it makes dulwich see the new pack)
+
+
+def _write_pack(pack_dir: str, todo: list[ShaFile]) -> None:
+    """Write `todo` as pack and index into `pack_dir`: temp files, synced, then renamed."""
     os.makedirs(pack_dir, exist_ok=True)
     fd, tmp_pack = tempfile.mkstemp(dir=pack_dir, prefix="tmp_pack_")
     try:
@@ -58,7 +85,6 @@ def write_pack(store: Store, objects: Iterable[ShaFile]) -> None:
     except BaseException:
         _remove(tmp_pack)
         raise
-    store.repo.object_store.packs  # noqa: B018  (reading it makes dulwich see the new pack)
 
 
 def _write_pack_data(fd: int, objects: list[ShaFile]) -> tuple[list[tuple[bytes, int, int]], bytes]:

@@ -171,8 +171,13 @@ def _walk(
             subtrees = [e[1] if e and stat.S_ISDIR(e[0]) else None for e in there]
             _walk(store, sha, subtrees, on_remote, pack)
         elif sha not in pack.objects and all(e is None or e[1] != sha for e in there):
-            blobs = [e[1] if e and not stat.S_ISDIR(e[0]) else None for e in there]
+            # A gitlink is a commit of another repository: no base for a blob.
+            blobs = [e[1] if e and _is_blob(e[0]) else None for e in there]
             pack.objects[sha] = _base(blobs, on_remote)
+
+
+def _is_blob(mode: int) -> bool:
+    return not stat.S_ISDIR(mode) and not S_ISGITLINK(mode)
 
 
 def _entries(store: BaseObjectStore, tree_id: ObjectID | None) -> dict[bytes, tuple[int, ObjectID]]:

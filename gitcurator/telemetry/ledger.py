@@ -188,7 +188,11 @@ def _update_locked(
     segments = drop_folded_segments(store, state_dir)
     read = [(segment, *journal.read_events(segment)) for segment in segments]
     cache_path = state_of(store) / RECORDS_CACHE
-    before = notes_commit(store)
+    # The write below swaps the ref from this commit, the one the records are read from:
+    # plain `git notes` takes no lock, and its commit landing meanwhile must be refused,
+    # not overwritten with records read before it.
+    tip = notes_tip(store)
+    before = tip.commit
     subset = None
     if events_only:
         # A flush changes only the records its events name: decode those alone.
@@ -231,7 +235,6 @@ def _update_locked(
             )
         # The notes tree is edited where these notes go, not read and rebuilt whole (0.3 s
         # and more at 10k): write_notes reads it all only when it must rebuild it.
-        tip = notes_tip(store)
         commit = write_notes(store, tip, docs, "\n".join(lines) + "\n", keep=kept).decode()
         # the complaints about records just replaced no longer apply
         problems_left = [

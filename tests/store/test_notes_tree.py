@@ -15,6 +15,7 @@ from support.repos import git
 from gitcurator.errors import StoreError
 from gitcurator.store import Store, notes
 from gitcurator.store.objects import ObjectBatch
+from gitcurator.store.pack_writer import LOOSE_BELOW
 
 POOL = [f"skill-{i:03d}" for i in range(400)]
 
@@ -118,10 +119,29 @@ def test_a_rebuild_from_a_stale_tip_is_refused_too(lib: Path, store: Store) -> N
 
 
 def test_the_pack_a_write_leaves_is_read_by_git(lib: Path, store: Store) -> None:
-    notes.write_notes(store, notes.read_notes(store), {"alpha": b"{}\n"}, "one\n")
+    # Enough notes for a pack of their own (a few go loose: store/pack_writer.LOOSE_BELOW).
+    many = {n: _doc(n, 0) for n in POOL[:LOOSE_BELOW]}
+    notes.write_notes(store, notes.read_notes(store), many, "one\n")
     packs = list((lib / ".git" / "objects" / "pack").glob("*.pack"))
     assert packs and not list((lib / ".git" / "objects" / "pack").glob("tmp_pack_*"))
     done = subprocess.run(
         ["git", "verify-pack", "-v", str(packs[-1])], cwd=lib, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_a_note_in_a_new_fan_out_folder_is_an_edit_not_a_rebuild(
+    lib: Path, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    notes.write_notes(store, notes.read_notes(store), {n: _doc(n, 0) for n in POOL[:300]}, "s\n")
+    folders = {a[:2] for a in notes.read_notes(store).notes}
+    name = next(f"new-{i}" for i in range(5000) if notes.key_id(f"new-{i}")[:2] not in folders)
+    expected = _rebuilt_tree(store, {name: _doc(name, 1)})
+
+    def no_rebuild(*args: object) -> object:
+        raise AssertionError("the whole notes tree was read to add one note")
+
+    monkeypatch.setattr(notes, "read_notes", no_rebuild)
+    commit = notes.write_notes(store, notes.notes_tip(store), {name: _doc(name, 1)}, "new\n")
+    assert _tree_of(store, commit) == expected
+    assert git("fsck", "--strict", cwd=lib).returncode == 0

@@ -1,4 +1,5 @@
-"""store.objects: modes, batches of new objects written as one pack, blobs read as files."""
+"""store.objects: modes, batches of new objects written as one pack (a few loose), blobs read
+as files."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from support.stores import rev, tree_of
 
 from gitcurator.skills.files import MAX_LOADED_BYTES
 from gitcurator.store import Store, objects
+from gitcurator.store.pack_writer import LOOSE_BELOW
 
 
 def test_a_file_entry_keeps_mode_link_and_small_content() -> None:
@@ -23,7 +25,7 @@ def test_a_file_entry_keeps_mode_link_and_small_content() -> None:
 
 def test_a_batch_is_stored_as_one_pack(lib: Path, store: Store) -> None:
     batch = objects.ObjectBatch()
-    blobs = [Blob.from_string(f"blob {n}\n".encode()) for n in range(3)]
+    blobs = [Blob.from_string(f"blob {n}\n".encode()) for n in range(LOOSE_BELOW)]
     for blob in blobs:
         batch.add_object(blob)
     assert blobs[0].id in batch

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from dulwich.objects import Blob, Tree
-from support.repos import git
+from support.read_only import refuse_opening_in
+from support.repos import git, note_key, run_cli
 
 from gitcurator.store import Store
-from gitcurator.store.pack_writer import write_pack
+from gitcurator.store.pack_writer import LOOSE_BELOW, write_pack
 
 
 def test_a_written_pack_is_read_by_git_and_dulwich(lib: Path, store: Store) -> None:
@@ -16,7 +18,8 @@ def test_a_written_pack_is_read_by_git_and_dulwich(lib: Path, store: Store) -> N
     tree = Tree()
     tree.add(b"a.txt", 0o100644, small.id)
     tree.add(b"b.bin", 0o100644, large.id)
-    write_pack(store, [small, large, tree])
+    filler = [Blob.from_string(b"%d\n" % i) for i in range(LOOSE_BELOW)]
+    write_pack(store, [small, large, tree, *filler])
     assert store.repo.object_store[large.id].as_raw_string() == large.as_raw_string()
     assert git("cat-file", "-p", small.id.decode(), cwd=lib).stdout == "hello\n"
     assert git("cat-file", "-t", tree.id.decode(), cwd=lib).stdout.strip() == "tree"
@@ -26,7 +29,37 @@ def test_a_written_pack_is_read_by_git_and_dulwich(lib: Path, store: Store) -> N
     assert not [p for p in packs if p.name.startswith("tmp_")]
 
 
+def test_a_few_objects_go_loose_not_into_a_pack_of_their_own(lib: Path, store: Store) -> None:
+    # A pack per small write (every hook-driven flush) piles up and slows every later read.
+    pack_dir = lib / ".git" / "objects" / "pack"
+    before = sorted(pack_dir.iterdir()) if pack_dir.exists() else []
+    blobs = [Blob.from_string(b"loose %d\n" % i) for i in range(LOOSE_BELOW - 1)]
+    write_pack(store, blobs)
+    assert (sorted(pack_dir.iterdir()) if pack_dir.exists() else []) == before
+    for blob in blobs:
+        loose = lib / ".git" / "objects" / blob.id.decode()[:2] / blob.id.decode()[2:]
+        assert loose.is_file()
+    assert git("fsck", "--strict", cwd=lib).returncode == 0
+
+
 def test_no_objects_write_no_pack(lib: Path, store: Store) -> None:
     before = sorted((lib / ".git" / "objects").rglob("*"))
     write_pack(store, [])
     assert sorted((lib / ".git" / "objects").rglob("*")) == before
+
+
+def test_a_read_only_pack_folder_is_a_clear_error_and_loses_no_event(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert run_cli("record", "use", "pdf-extract", cwd=repo).code == 0
+    objects = repo / ".git" / "objects"
+    pack_dir = objects / "pack"
+    with monkeypatch.context() as refused:
+        refuse_opening_in(refused, objects, below=True)
+        result = run_cli("flush", cwd=repo)
+    assert result.code == 1, result.err
+    assert str(objects) in result.err and "Traceback" not in result.err
+    assert not [p for p in pack_dir.iterdir() if p.name.startswith("tmp_")]
+    assert run_cli("flush", cwd=repo).code == 0, "the event waited for a writable store"
+    key = note_key(repo, "pdf-extract")
+    assert '"use_count": 1' in git("notes", "--ref=gitcurator", "show", key, cwd=repo).stdout

@@ -7,12 +7,15 @@ from pathlib import Path
 
 import pytest
 from dulwich.object_format import DEFAULT_OBJECT_FORMAT
+from dulwich.objects import Blob, Tree
 from dulwich.pack import PackChunkGenerator
 from support.git_daemon import git_daemon
 from support.repos import git
 
 from gitcurator.store import ObjectID, Store, transport
+from gitcurator.store.commits import make_commit
 from gitcurator.store.notes import NOTES_REF, key_id, read_blobs, read_notes, write_notes
+from gitcurator.store.objects import ObjectBatch
 from gitcurator.store.push_pack import push_pack
 from gitcurator.store.remote import Remote
 
@@ -142,3 +145,33 @@ def _trees(store: Store, commit_id: ObjectID) -> list[ObjectID]:
         found.append(tree.id)
         todo += [sha for _, mode, sha in tree.iteritems() if mode == 0o040000]  # type: ignore[attr-defined]
     return found
+
+
+def test_a_submodule_that_became_a_file_is_pushed_whole_not_as_a_delta_on_its_commit(
+    served: tuple[Path, str], store: Store
+) -> None:
+    # The parent's entry at the path is a gitlink: the id of a commit in another repository,
+    # no base for the file's blob (absent here, and a delta on it would take its type).
+    bare, url = served
+    vendored = ObjectID(b"1" * 40)
+    with_submodule, with_file = Tree(), Tree()
+    with_submodule.add(b"vendored", 0o160000, vendored)
+    readme = Blob.from_string(b"now a plain file\n")
+    with_file.add(b"vendored", 0o100644, readme.id)
+    first = make_commit(store, with_submodule.id, [], "a submodule\n")
+    second = make_commit(store, with_file.id, [first.id], "a file where it was\n")
+    batch = ObjectBatch()
+    for obj in (with_submodule, with_file, readme, first, second):
+        batch.add_object(obj)
+    batch.store_in(store)
+    store.repo.refs[b"refs/heads/vendoring"] = first.id
+    git("push", "-q", str(bare), "refs/heads/vendoring", cwd=store.root)
+    conn = transport.Connection(store, Remote("origin", url), None)
+    try:
+        pushed = conn.push({b"refs/heads/vendoring": (first.id, second.id)})
+    finally:
+        conn.close()
+    assert pushed.updated == {b"refs/heads/vendoring"} and not pushed.refused
+    git("fsck", "--strict", "--no-dangling", cwd=bare)
+    shown = git("show", "refs/heads/vendoring:vendored", cwd=bare).stdout
+    assert shown == "now a plain file\n"

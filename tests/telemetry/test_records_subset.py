@@ -6,14 +6,16 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from support.repos import corrupt_note
+import pytest
+from support.repos import corrupt_note, git, note_key
 
+from gitcurator.errors import CuratorError
 from gitcurator.library import open_repo
 from gitcurator.statefiles import ABSORBED_NAMES, RECORDS_CACHE
 from gitcurator.store import Store
-from gitcurator.telemetry import ledger, names_index, recording
+from gitcurator.telemetry import ledger, names_index, recording, records_subset
 
 T = TypeVar("T")
 
@@ -76,3 +78,59 @@ def test_the_absorbed_names_follow_the_flush(repo: Path) -> None:
     result = _flush(repo)
     doc = json.loads((repo / ".git" / "gitcurator" / ABSORBED_NAMES).read_text())
     assert doc["notes"] == result.commit != notes and doc["absorbed"] == absorbed == {}
+
+
+def test_a_plain_git_notes_edit_during_a_flush_is_refused_not_overwritten(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # git takes no gitcurator lock: its notes commit can land after the flush read the
+    # records and before it writes. The flush must then refuse (compare-and-swap from the
+    # commit it read), not write its records over git's edit.
+    recording.record("use", ["pdf-extract", "docker-build"], repo=repo)
+    _flush(repo)
+    _loaded(repo)  # the records cache: the flush reads its records from it
+    recording.record("use", ["pdf-extract"], repo=repo)
+    real_read = records_subset.read_subset
+
+    def read_then_git(*args: Any) -> records_subset.Subset | None:
+        subset = real_read(*args)
+        corrupt_note(repo, "pdf-extract", '{"edited": "by git"}')
+        return subset
+
+    monkeypatch.setattr(records_subset, "read_subset", read_then_git)
+    with pytest.raises(CuratorError, match="moved"):
+        _flush(repo)
+    monkeypatch.setattr(records_subset, "read_subset", real_read)
+    key = note_key(repo, "pdf-extract")
+    shown = git("notes", "--ref=gitcurator", "show", key, cwd=repo).stdout
+    assert "by git" in shown, "git's edit is still the note"
+    result = _flush(repo)  # the events were kept for the next flush
+    assert result.events == 1
+    warm = _loaded(repo)
+    assert warm.records == _cold(repo).records
+    assert git("fsck", "--strict", cwd=repo).returncode == 0
+
+
+def test_a_flush_after_plain_git_rewound_or_edited_the_notes_caches_what_a_cold_load_reads(
+    repo: Path,
+) -> None:
+    recording.record("use", ["pdf-extract", "docker-build"], repo=repo)
+    older = _flush(repo).commit
+    assert older is not None
+    recording.record("use", ["pdf-extract", "helm-deploy"], repo=repo)
+    _flush(repo)
+    _loaded(repo)  # the cache, for the newer commit
+    git("update-ref", "refs/notes/gitcurator", older, cwd=repo)
+    recording.record("view", ["docker-build"], repo=repo)
+    _flush(repo)
+    warm = _loaded(repo)
+    assert warm.records == _cold(repo).records
+    assert warm.records["pdf-extract"].use_count == 1 and "helm-deploy" not in warm.records
+    corrupt_note(repo, "helm-deploy", "{by git")  # a note git added, for a skill
+    recording.record("use", ["pdf-extract"], repo=repo)
+    _flush(repo)
+    warm = _loaded(repo)
+    cold = _cold(repo)
+    assert warm.records == cold.records and warm.unreadable == cold.unreadable
+    assert warm.problems == cold.problems
+    assert git("fsck", "--strict", cwd=repo).returncode == 0
