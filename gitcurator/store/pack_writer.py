@@ -38,7 +38,7 @@ def write_pack(store: Store, objects: Iterable[ShaFile]) -> None:
     todo = list(objects)
     if not todo:
         return
-    objects_dir = store.repo.object_store.path
+    objects_dir = os.fspath(store.repo.object_store.path)
     pack_dir = os.path.join(objects_dir, "pack")
     try:
         if len(todo) < LOOSE_BELOW or store.repo.object_format.oid_length != 20:
