@@ -95,65 +95,33 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_daemon(served: Path, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], int]:
-    """A plain `git daemon` exporting `served` (push allowed) on a free loopback port, with no
-    proxy in front (bench/soak.py's remote); its process and port."""
+def start_daemon(
+    served: Path, env: dict[str, str], log: Path | None = None
+) -> tuple[subprocess.Popen[bytes], int]:
+    """A plain `git daemon` exporting `served` (push allowed) on a free loopback port, up and
+    answering (bench/soak.py's and bench/growth.py's remote; `log` keeps its --verbose lines);
+    its process and port."""
     port = _free_port()
-    proc = subprocess.Popen(
-        [
-            "git",
-            "daemon",
-            "--enable=receive-pack",
-            "--export-all",
-            "--reuseaddr",
-            f"--base-path={served}",
-            f"--port={port}",
-            "--listen=127.0.0.1",
-            str(served),
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    cmd = ["git", "daemon", "--enable=receive-pack", "--export-all", "--reuseaddr"]
+    cmd += ["--verbose"] if log else []
+    cmd += [f"--base-path={served}", f"--port={port}", "--listen=127.0.0.1", str(served)]
+    stderr = log.open("ab") if log else subprocess.DEVNULL
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=stderr)
     for _ in range(500):
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
             return proc, port
         except OSError:
             time.sleep(0.02)
+    proc.terminate()
     sys.exit("git daemon did not start")
 
 
 @contextlib.contextmanager
 def served(folder: Path, env: dict[str, str]):  # type: ignore[no-untyped-def]
     """A `git daemon` exporting `folder` (push allowed), behind a CountingProxy."""
-    port = _free_port()
-    proc = subprocess.Popen(
-        [
-            "git",
-            "daemon",
-            "--enable=receive-pack",
-            "--export-all",
-            "--reuseaddr",
-            "--verbose",
-            f"--base-path={folder}",
-            f"--port={port}",
-            "--listen=127.0.0.1",
-            str(folder),
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=(folder.parent / "daemon.log").open("ab"),
-    )
+    proc, port = start_daemon(folder, env, log=folder.parent / "daemon.log")
     try:
-        for _ in range(500):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.02)
-        else:
-            sys.exit("git daemon did not start")
         proxy = CountingProxy(port)
         try:
             yield proxy

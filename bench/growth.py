@@ -22,7 +22,6 @@ import math
 import os
 import resource
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -34,6 +33,7 @@ from typing import Any, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's gitcurator
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_sync import start_daemon
 from figures import Figure, report, run_measured
 from growth_library import (
     NOTES,
@@ -150,21 +150,8 @@ def keep(skills: int, name: str, runs: list[Run]) -> None:
 @contextmanager
 def git_daemon(base: Path, env: dict[str, str]) -> Iterator[str]:
     """A `git daemon` serving the repositories under `base` on a free loopback port: its URL."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
-    cmd = ["git", "daemon", "--enable=receive-pack", "--export-all", "--reuseaddr"]
-    cmd += [f"--base-path={base}", f"--port={port}", "--listen=127.0.0.1", str(base)]
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc, port = start_daemon(base, env)
     try:
-        for _ in range(500):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.02)
-        else:
-            sys.exit("git daemon did not start")
         yield f"git://127.0.0.1:{port}"
     finally:
         proc.terminate()
