@@ -66,6 +66,10 @@ def walk_folders(
             record = _listing(dirpath, rel, everywhere or parent_check, ignore)
             if record is None:
                 continue  # unreadable, as os.walk passes it over
+            if known and rel and os.path.exists(os.path.join(dirpath, ".git")):
+                # A repository made inside a folder (`git init`) changes only that folder's
+                # mtime: the parent's kept listing still walks into it.
+                return walk_folders(store)
             walk.relisted.append(rel)
         walk.dirs[rel] = record
         prefix = rel + "/" if rel else ""

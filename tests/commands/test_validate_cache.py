@@ -150,6 +150,61 @@ def _link_target_goes(repo: Path) -> None:
     (repo / "guide.md").unlink()
 
 
+def _nested_repo_in_a_folder(repo: Path) -> None:
+    # Only runner/ changes (it gains .git): its parent's listing still says a plain folder.
+    git("init", "-q", str(repo / "runner"), cwd=repo)
+
+
+def _git_file_in_a_folder(repo: Path) -> None:
+    (repo / "devops" / "docker-build" / ".git").write_text("gitdir: /nowhere\n")
+
+
+def _new_file_in_a_subfolder(repo: Path) -> None:
+    # Only scripts/ gains an entry; runner/'s mtime stays.
+    (repo / "runner" / "scripts" / "notes.md").write_text("See [missing](nowhere/file.md).\n")
+
+
+def _file_becomes_folder(repo: Path) -> None:
+    script = repo / "runner" / "scripts" / "run.sh"
+    script.unlink()
+    script.mkdir()
+    (script / "SKILL.md").write_text("---\nname: x\n---\n")
+
+
+def _ignored_by_gitignore(repo: Path) -> None:
+    (repo / ".gitignore").write_text("late/\n")
+
+
+def _ignored_by_exclude(repo: Path) -> None:
+    with (repo / ".git" / "info" / "exclude").open("a") as f:
+        f.write("late/\n")
+
+
+def _ignored_by_excludes_file(repo: Path) -> None:
+    ignore = repo.parent / "global-ignore"
+    ignore.write_text("late/\n")
+    git("config", "core.excludesFile", str(ignore), cwd=repo)
+
+
+def _names_collide(repo: Path) -> None:
+    write_skill(repo, "pdf-extract", name="runner")
+
+
+def _reference_file_names_archived(repo: Path) -> None:
+    (repo / ".archive").mkdir(exist_ok=True)
+    git("mv", "late", ".archive/late", cwd=repo)
+    (repo / "AGENTS.md").write_text("Use skill:late and skill:gone.\n")
+
+
+def _config_skills_dir(repo: Path) -> None:
+    (repo / ".gitcurator.yaml").write_text("skills_dir: devops\n")
+
+
+def _config_reference_files(repo: Path) -> None:
+    (repo / "NOTES.md").write_text("Use skill:gone.\n")
+    (repo / ".gitcurator.yaml").write_text("reference_files: [NOTES.md]\n")
+
+
 @pytest.mark.parametrize(
     "change",
     [
@@ -162,6 +217,17 @@ def _link_target_goes(repo: Path) -> None:
         _checkout,
         _new_file,
         _link_target_goes,
+        _nested_repo_in_a_folder,
+        _git_file_in_a_folder,
+        _new_file_in_a_subfolder,
+        _file_becomes_folder,
+        _ignored_by_gitignore,
+        _ignored_by_exclude,
+        _ignored_by_excludes_file,
+        _names_collide,
+        _reference_file_names_archived,
+        _config_skills_dir,
+        _config_reference_files,
     ],
 )
 def test_a_change_behind_gitcurators_back_is_seen(
