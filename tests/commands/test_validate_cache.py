@@ -317,3 +317,18 @@ def test_a_read_only_state_folder_still_validates(
     assert _validate(repo) == cold
     assert _validate(repo) == cold
     assert not any((state / name).exists() for name in CACHES)
+
+
+def test_staged_reference_files_from_the_staged_config_are_used(repo: Path) -> None:
+    # The staged config (not the work tree's, which the cache is keyed by) says which files
+    # are reference files; a listing cached under the other globs must not decide.
+    (repo / "NOTES.md").write_text("Use skill:gone.\n")
+    (repo / ".gitcurator.yaml").write_text("# defaults\n")
+    git("add", "-A", cwd=repo)
+    _validate(repo, "--staged")
+    (repo / ".gitcurator.yaml").write_text("reference_files: [NOTES.md]\n")
+    git("add", "-A", cwd=repo)
+    (repo / ".gitcurator.yaml").write_text("# defaults\n")
+    warm = _validate(repo, "--staged")
+    assert warm == _cold(repo, "--staged")
+    assert any(f["rule"] == "reference-absent" for f in warm[1]["findings"])  # type: ignore[attr-defined]
