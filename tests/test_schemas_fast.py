@@ -1,14 +1,12 @@
-"""schemas: the quick check (schema_subset) never accepts a document jsonschema refuses, so `problems`
-(which asks jsonschema only when the quick check refuses) says what jsonschema says."""
+"""schemas: the quick check (schema_subset) never accepts a document jsonschema refuses, so
+`problems` (which asks jsonschema only when the quick check refuses) says what jsonschema
+says."""
 
 from __future__ import annotations
 
 import copy
-import json
-from pathlib import Path
 from typing import Any
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_schemas import GOOD_RECORD
@@ -107,4 +105,3 @@ def test_the_fixture_documents_are_valid_both_ways() -> None:
     for kind, doc in (("usage-record", RECORD), ("config", CONFIG)):
         assert schemas.is_valid(doc, kind) and _jsonschema_accepts(doc, kind), kind
         assert not schemas.problems(doc, kind)
-

@@ -87,9 +87,7 @@ def skill_files(
     return index
 
 
-def remember(
-    store: Store, tree: ObjectID, files: dict[str, str], titles: dict[str, str]
-) -> None:
+def remember(store: Store, tree: ObjectID, files: dict[str, str], titles: dict[str, str]) -> None:
     """Keep the index of `tree` from its listing (path -> blob id) and the `name:`s already
     parsed (blob id -> name): init has both, and the first rebuild would otherwise read back
     the 20,000 trees and 10,000 blobs it wrote a moment ago (seconds, in dulwich)."""
