@@ -228,8 +228,9 @@ def test_a_commit_that_keeps_every_name_only_rewrites_the_head_line(named: Path)
         assert not index.moved
     _classify(repo)
     head = git("rev-parse", "HEAD", cwd=repo).stdout.strip()
+    notes = git("rev-parse", "refs/notes/gitcurator", cwd=repo).stdout.strip()
     first, rest = (_state(repo) / NAMES_CACHE).read_text().split("\n", 1)
-    assert first == f"head {head} archived" and rest == body
+    assert first == f"head {head} notes {notes} archived" and rest == body
 
 
 def test_find_skills_reads_only_the_files_the_index_keeps() -> None:
@@ -269,3 +270,18 @@ def test_a_changed_config_is_read_again(named: Path) -> None:
     warm = _classify(repo)
     assert warm == _cold(repo)
     assert warm["pdf-extract"] == "unknown", "outside skills_dir now"
+
+
+def test_a_notes_edit_by_git_alone_re_points_the_next_record(named: Path) -> None:
+    # HEAD stays: only the notes move (`git notes`, or a plain `git fetch` of the notes ref).
+    # Asked on its own (no unknown name to force a rebuild first), old-pdf must follow them.
+    repo = named
+    assert recording.record("use", ["old-pdf"], repo=repo) == ["pdf-extract"]
+    doc = {"version": 1, "skill": "old-pdf", "hosts": {}}
+    key = names_index_key(repo, "old-pdf")
+    git("notes", "--ref", "gitcurator", "add", "-f", "-m", json.dumps(doc), key, cwd=repo)
+    with pytest.raises(recording.UnknownSkill):
+        recording.record("use", ["old-pdf"], repo=repo)
+    undo = {**doc, "absorbed_into": "docker-build"}
+    git("notes", "--ref", "gitcurator", "add", "-f", "-m", json.dumps(undo), key, cwd=repo)
+    assert recording.record("use", ["old-pdf"], repo=repo) == ["docker-build"]
