@@ -332,3 +332,19 @@ def test_staged_reference_files_from_the_staged_config_are_used(repo: Path) -> N
     warm = _validate(repo, "--staged")
     assert warm == _cold(repo, "--staged")
     assert any(f["rule"] == "reference-absent" for f in warm[1]["findings"])  # type: ignore[attr-defined]
+
+
+def test_ignore_rules_rewritten_in_the_tick_they_were_stat_ed_are_not_trusted(
+    repo: Path, trusting: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # .git/info/exclude rewritten at the same size in the clock tick its stat was taken shows
+    # the same stat data: as with every other record, a stat newer than the record is racy.
+    write_skill(repo, "late", body="---\nname: late\n---\n# no description\n")
+    soon = time.time_ns() + 10**10
+    same = [[soon, soon, 0, 1], None, []]
+    monkeypatch.setattr(worktree_stat, "ignore_sources", lambda _store: same)
+    _cold(repo)
+    _tick()
+    _validate(repo)
+    (repo / ".git" / "info" / "exclude").write_text("late/\n")
+    _warm_then_cold(repo)
