@@ -285,3 +285,21 @@ def test_a_notes_edit_by_git_alone_re_points_the_next_record(named: Path) -> Non
     undo = {**doc, "absorbed_into": "docker-build"}
     git("notes", "--ref", "gitcurator", "add", "-f", "-m", json.dumps(undo), key, cwd=repo)
     assert recording.record("use", ["old-pdf"], repo=repo) == ["docker-build"]
+
+
+def test_a_name_whose_blob_was_missing_is_read_once_the_blob_is_here(
+    named: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A partial clone's SKILL.md blob is absent until git fetches it; HEAD does not move then.
+    # "known by its folder name until it is" must end when the blob arrives.
+    repo = named
+    _append(repo / "pdf-extract/SKILL.md")
+    _commit(repo, "a new HEAD: the next record rebuilds")
+    real = names_index._title
+    monkeypatch.setattr(names_index, "_title", lambda _store, _blob: None)
+    with pytest.raises(recording.UnknownSkill):
+        recording.record("use", ["csv-cleaner"], repo=repo)
+    monkeypatch.setattr(names_index, "_title", real)
+    warm = _classify(repo)
+    assert warm["csv-cleaner"] == "use:csv-clean"
+    assert warm == _cold(repo)
