@@ -348,3 +348,30 @@ def test_ignore_rules_rewritten_in_the_tick_they_were_stat_ed_are_not_trusted(
     _validate(repo)
     (repo / ".git" / "info" / "exclude").write_text("late/\n")
     _warm_then_cold(repo)
+
+
+def test_a_folder_made_unreadable_is_passed_over_warm_as_cold(
+    repo: Path, trusting: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # chmod changes a folder's ctime, not its mtime. Root reads any folder, so the refusal a
+    # user meets (a folder with x but no r: its files open by name, it lists nothing) is made
+    # by hand; the chmod is real.
+    write_skill(repo, "late", body="---\nname: late\n---\n# no description\n")
+    _cold(repo)
+    _tick()
+    _validate(repo)
+    _tick()
+    folder = repo / "late"
+    folder.chmod(0o311)
+    real = os.scandir
+
+    def refusing(path: object = ".") -> object:
+        if Path(str(path)) == folder:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "scandir", refusing)
+    try:
+        _warm_then_cold(repo)
+    finally:
+        folder.chmod(0o755)
