@@ -19,6 +19,8 @@ from gitcurator.telemetry.gitdir import read_ref
 ARCHIVED_MARK = "/"
 # store.notes.NOTES_REF, read as git stores it (the hot path does not load dulwich).
 _NOTES_REF = "refs/notes/gitcurator"
+# `notes` of write/rehead when the caller did not say which notes commit the names follow.
+READ_NOW: object = object()
 
 
 def archived(target: str) -> str | None:
@@ -65,19 +67,22 @@ def lookup(state: Path, head: str | None, names: list[str]) -> dict[str, str] | 
     return found
 
 
-def write(state: Path, head: str | None, names: dict[str, str]) -> str:
-    """Cache the name → skill map for commit `head` (atomically replaced); archived skills
-    are marked `/skill` in it (telemetry.names.cached_names). Returns the digest of the
-    lines after the HEAD line (what `rehead` checks)."""
+def write(state: Path, head: str | None, names: dict[str, str], notes: object = READ_NOW) -> str:
+    """Cache the name → skill map for commit `head` and notes commit `notes` (the one the
+    absorbed names were read from; by default the notes ref now), atomically replaced;
+    archived skills are marked `/skill` in it (telemetry.names.cached_names). Returns the
+    digest of the lines after the HEAD line (what `rehead` checks)."""
     body = "".join(
         (name if target == name else f"{name}\t{target}") + "\n"
         for name, target in sorted(names.items())
     )
-    write_cache(state / NAMES_CACHE, _first_line(state, head) + body)
+    write_cache(state / NAMES_CACHE, _first_line(state, head, notes) + body)
     return _digest(body)
 
 
-def rehead(state: Path, head: str | None, digest: object) -> tuple[dict[str, str], str] | None:
+def rehead(
+    state: Path, head: str | None, digest: object, notes: object = READ_NOW
+) -> tuple[dict[str, str], str] | None:
     """Keep the cached names for commit `head` when the lines after the HEAD line are the
     ones whose digest is `digest` (from `write`); their map and digest, else None."""
     try:
@@ -91,7 +96,7 @@ def rehead(state: Path, head: str | None, digest: object) -> tuple[dict[str, str
     for line in body.splitlines():
         name, _tab, target = line.partition("\t")
         names[name] = target or name
-    write_cache(state / NAMES_CACHE, _first_line(state, head) + body)
+    write_cache(state / NAMES_CACHE, _first_line(state, head, notes) + body)
     return names, _digest(body)
 
 
@@ -101,10 +106,12 @@ def _digest(body: str) -> str:
     return hashlib.sha1(body.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _first_line(state: Path, head: str | None) -> str:
+def _first_line(state: Path, head: str | None, notes: object = READ_NOW) -> str:
     # `archived`: a cache from before archived names were marked is not read (its archived
     # names would count as uses); it is rebuilt. The state folder sits in the common dir.
-    return f"head {head} notes {read_ref(state.parent, _NOTES_REF)} archived\n"
+    if notes is READ_NOW:
+        notes = read_ref(state.parent, _NOTES_REF)
+    return f"head {head} notes {notes} archived\n"
 
 
 def forget(state: Path) -> None:

@@ -303,3 +303,27 @@ def test_a_name_whose_blob_was_missing_is_read_once_the_blob_is_here(
     warm = _classify(repo)
     assert warm["csv-cleaner"] == "use:csv-clean"
     assert warm == _cold(repo)
+
+
+def test_notes_that_move_while_the_names_are_built_leave_no_stale_cache(
+    named: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The cache must say which notes its names were built from, not which were there when it
+    # was written: a flush (or plain git) between the two would otherwise go unseen.
+    repo = named
+    _append(repo / "pdf-extract/SKILL.md")
+    _commit(repo, "a new HEAD: the next record rebuilds")
+    real = names_index.absorbed_names
+    doc = {"version": 1, "skill": "old-pdf", "hosts": {}}
+    key = names_index_key(repo, "old-pdf")
+
+    def then_the_notes_move(store: object) -> tuple[str | None, dict[str, str]]:
+        found = real(store)  # type: ignore[arg-type]
+        monkeypatch.setattr(names_index, "absorbed_names", real)
+        git("notes", "--ref", "gitcurator", "add", "-f", "-m", json.dumps(doc), key, cwd=repo)
+        return found
+
+    monkeypatch.setattr(names_index, "absorbed_names", then_the_notes_move)
+    assert recording.record("use", ["pdf-extract"], repo=repo) == ["pdf-extract"]
+    with pytest.raises(recording.UnknownSkill):
+        recording.record("use", ["old-pdf"], repo=repo)
