@@ -172,7 +172,10 @@ def _bound(compare: Callable[[Any, Any], bool]) -> Callable[[object, Mapping[str
         def check(v: object) -> bool:
             if type(v) not in (int, float):
                 return True  # not a number (a bool is none): the bound does not apply
-            return math.isfinite(v) and compare(v, value)  # type: ignore[arg-type]
+            # An int compares exactly (as jsonschema compares it), even past float's range,
+            # where math.isfinite would raise OverflowError.
+            finite = type(v) is int or math.isfinite(v)  # type: ignore[arg-type]
+            return finite and compare(v, value)
 
         return check
 

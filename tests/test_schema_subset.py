@@ -149,3 +149,21 @@ def test_problems_still_come_from_jsonschema() -> None:
         "at hosts.vm-1.use_count: -1 is less than the minimum of 0"
     ]
     assert schemas.problems(RECORD, "usage-record") == []
+
+
+@pytest.mark.parametrize("schema", [{"minimum": 0}, {"maximum": 1.5}, {"exclusiveMinimum": 0}])
+@pytest.mark.parametrize("doc", [10**400, -(10**400)], ids=["huge", "-huge"])
+def test_an_int_past_floats_range_gets_jsonschemas_verdict(
+    schema: dict[str, Any], doc: int
+) -> None:
+    # A usage note edited by hand can carry any integer JSON can write; math.isfinite of it
+    # raised OverflowError (an exit 3) where jsonschema just compares.
+    check = compile_schema(schema)
+    assert check is not None
+    assert check(doc) == Draft202012Validator(schema).is_valid(doc)
+
+
+def test_a_huge_count_in_a_record_is_judged_not_crashed() -> None:
+    record = copy.deepcopy(RECORD)
+    record["hosts"]["vm-1"]["use_count"] = 10**400
+    assert schemas.problems(record, "usage-record") == []

@@ -150,12 +150,14 @@ def _check_staged(
     from gitcurator.skills.check_change import check_change
 
     tree, changes, entries = staged_snapshot(repo.store)
-    memo = memo_of(cache, {p: (sha.decode(), mode) for p, (sha, mode) in entries.items()})
     head = repo.store.head_tree()
     before_layout = None
     if CONFIG_FILE in changes:  # the commit's own config says which folders are skills
         config, old = _config_of(tree), _config_of(head)
         before_layout = (old.skills_dir, old.include)
+        if config != repo.config:  # what was kept under the work tree's config does not hold
+            cache = read_cache(cache.folder, cache_key(repr(config)))
+    memo = memo_of(cache, {p: (sha.decode(), mode) for p, (sha, mode) in entries.items()})
     result = check_change(
         head,
         tree,

@@ -7,6 +7,7 @@ and commits them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -82,11 +83,29 @@ def remember_tree_entries(store: Store, tree: TreeId, entries: dict[str, Entry])
 
 
 def _read_tree_cache(path: Path) -> tuple[str | None, dict[str, Entry]]:
+    """The cached tree id and listing; (None, {}) for a file of any other shape (a number
+    or a non-hex string where an id belongs would fail deep in dulwich: an exit 3)."""
     doc = read_json(path)
     try:
-        return doc["tree"], {p: (ObjectID(s.encode()), m) for p, (s, m) in doc["entries"].items()}
+        tree, listed = doc["tree"], doc["entries"]
+        entries = {p: (ObjectID(s.encode()), m) for p, (s, m) in listed.items()}
     except (KeyError, TypeError, ValueError, AttributeError):
         return None, {}
+    if type(tree) is not str or _HEX_ID.fullmatch(tree) is None:
+        return None, {}
+    size = len(tree)
+    if (
+        not all(
+            type(p) is str and type(m) is int and len(s) == size for p, (s, m) in entries.items()
+        )
+        or _HEX_IDS.fullmatch(b"".join(s for s, _ in entries.values())) is None
+    ):
+        return None, {}
+    return tree, entries
+
+
+_HEX_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+_HEX_IDS = re.compile(rb"[0-9a-f]*")
 
 
 def _write_tree_cache(path: Path, tree: str, entries: dict[str, Entry]) -> None:

@@ -77,8 +77,11 @@ def stat_worktree(store: Store, old: WorktreeRecords, started_ns: int) -> StatTr
     """The files `git add -A` would see, read through the records `old` holds; the new
     records are stamped `started_ns` (taken before anything was looked at)."""
     sources = ignore_sources(store)
-    walk = walk_folders(store, old.dirs if sources == old.sources else None, old.recorded_ns)
     limit = old.recorded_ns - RACY_NS
+    # An ignore file written in the tick its stat was taken keeps its stat: racy, as below.
+    racy = any(isinstance(sig, list) and sig[:1] >= [limit] for sig in sources)
+    same = sources == old.sources and not racy
+    walk = walk_folders(store, old.dirs if same else None, old.recorded_ns)
     rules_changed = walk.ignores != old.ignores or any(
         sig[:1] >= [limit] for sig in walk.ignores.values()
     )

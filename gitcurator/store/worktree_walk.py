@@ -3,10 +3,11 @@ listing reusable by a later walk while the folder's mtime says it did not change
 untracked cache does).
 
 A folder's mtime changes when an entry is added to it, removed or renamed, not when a file
-in it is written; so a kept listing is trusted only while the folder's mtime is the one seen,
-the folder was last changed more than a second before the listing was recorded (git's racy
-rule), it holds no symlink (whose target's folder could change unseen), the nested
-repositories next to it kept their mtimes, and no ignore rule changed (every `.gitignore` seen,
+in it is written; so a kept listing is trusted only while the folder's ctime (which moves
+with the mtime, and with a chmod) is the one seen, the folder was last changed more than a
+second before the listing was recorded (git's racy rule), it holds no symlink (whose
+target's folder could change unseen), the nested repositories next to it kept their ctimes,
+and no ignore rule changed (every `.gitignore` seen,
 `.git/info/exclude`, `core.excludesFile` and the user's ignore file keep their stat data).
 """
 
@@ -24,9 +25,9 @@ if TYPE_CHECKING:
     from gitcurator.store.repository import Store
 
 RACY_NS = 1_000_000_000
-# [mtime ns, ignore rules apply (0/1), folders walked into, files kept (each NUL-joined: no
+# [ctime ns, ignore rules apply (0/1), folders walked into, files kept (each NUL-joined: no
 # name holds a NUL, and one string costs a cache reader far less than a list of them),
-# [[nested repository folder, its mtime ns]...], holds a symlink (0/1), a .gitignore (0/1)]
+# [[nested repository folder, its ctime ns]...], holds a symlink (0/1), a .gitignore (0/1)]
 DirRecord = list[object]
 
 
@@ -66,6 +67,10 @@ def walk_folders(
             record = _listing(dirpath, rel, everywhere or parent_check, ignore)
             if record is None:
                 continue  # unreadable, as os.walk passes it over
+            if known and rel and os.path.exists(os.path.join(dirpath, ".git")):
+                # A repository made inside a folder (`git init`) changes only that folder's
+                # mtime: the parent's kept listing still walks into it.
+                return walk_folders(store)
             walk.relisted.append(rel)
         walk.dirs[rel] = record
         prefix = rel + "/" if rel else ""
@@ -142,8 +147,10 @@ def names(joined: object) -> list[str]:
 
 
 def _mtime(path: str) -> int:
+    # The ctime: it moves whenever the mtime does, and on a chmod too (a folder made
+    # unreadable keeps its mtime, and a kept listing would still name its files).
     try:
-        return os.stat(path).st_mtime_ns
+        return os.stat(path).st_ctime_ns
     except OSError:
         return -1
 

@@ -158,8 +158,8 @@ def update(
 
 
 def forget_names(store: Store) -> None:
-    """Drop the hot path's names cache. It is keyed by HEAD only, and a changed
-    absorbed_into re-points a name: the next `record` rebuilds it from the new notes."""
+    """Drop the hot path's names cache: a changed absorbed_into re-points a name, and the
+    next `record` rebuilds it from the new notes (its notes key would say so too)."""
     names_cache.forget(state_of(store))
 
 

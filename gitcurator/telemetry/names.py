@@ -132,9 +132,10 @@ def names_for_record(
         names = committed_names(store, state, config, digest)
         if wanted is not None and all(n in names for n in wanted):
             return names
+        notes = names_index.absorbed_names(store)[0]  # before: a flush meanwhile shows
         found, archived = _names(store, config, True, NO_PROGRESS)
     names = _marked(found, archived)
-    names_cache.write(state, head, names)
+    names_cache.write(state, head, names, notes)
     return names
 
 
@@ -152,7 +153,7 @@ def committed_names(
     tree = _head_tree(store)
     built = read_json(state / NAMES_BUILT)
     index = names_index.skill_files(store, tree, progress)
-    _notes, absorbed = names_index.absorbed_names(store)
+    notes, absorbed = names_index.absorbed_names(store)
     inputs = {
         "version": _VERSION,
         "config": config_digest,
@@ -162,13 +163,13 @@ def committed_names(
     }
     unchanged = not index.moved and isinstance(built, dict) and built.get("tree") == index.since
     if unchanged and isinstance(built, dict) and {k: built.get(k) for k in inputs} == inputs:
-        kept = names_cache.rehead(state, head_text, built.get("body"))
+        kept = names_cache.rehead(state, head_text, built.get("body"), notes)
         if kept is not None:
             write_cache_json(state / NAMES_BUILT, {**inputs, "tree": index.tree, "body": kept[1]})
             return kept[0]
     found, archived = _names_from(store, config, index, absorbed, False)
     names = _marked(found, archived)
-    body = names_cache.write(state, head_text, names)
+    body = names_cache.write(state, head_text, names, notes)
     write_cache_json(state / NAMES_BUILT, {**inputs, "tree": index.tree, "body": body})
     return names
 

@@ -1,9 +1,11 @@
 """The hot path's cache of the names `record` accepts, for one HEAD (stdlib only).
 
-`names.tsv` starts with `head <commit> archived`, then one line per name: the name alone when it is
-the skill's own, else `name<TAB>skill`; a name of an archived skill is `name<TAB>/skill` (no
-skill name holds a '/'), so a use of it is kept as `wanted`. telemetry.names builds the map;
-this module only keeps it, so `record` never loads dulwich while HEAD stays where it was.
+`names.tsv` starts with `head <commit> notes <notes commit> archived` (absorbed names come
+from the notes, which plain git can move while HEAD stays), then one line per name: the name
+alone when it is the skill's own, else `name<TAB>skill`; a name of an archived skill is
+`name<TAB>/skill` (no skill name holds a '/'), so a use of it is kept as `wanted`.
+telemetry.names builds the map; this module only keeps it, so `record` never loads dulwich
+while HEAD and the notes stay where they were.
 """
 
 from __future__ import annotations
@@ -11,9 +13,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from gitcurator.statefiles import NAMES_CACHE, write_cache
+from gitcurator.telemetry.gitdir import read_ref
 
 # Marks an archived skill in the map's values (the cache's second column): `/skill`.
 ARCHIVED_MARK = "/"
+# store.notes.NOTES_REF, read as git stores it (the hot path does not load dulwich).
+_NOTES_REF = "refs/notes/gitcurator"
+# `notes` of write/rehead when the caller did not say which notes commit the names follow.
+READ_NOW: object = object()
 
 
 def archived(target: str) -> str | None:
@@ -37,7 +44,7 @@ def lookup(state: Path, head: str | None, names: list[str]) -> dict[str, str] | 
         text = (state / NAMES_CACHE).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None  # no cache, or a damaged one: the caller rebuilds it
-    if not text.startswith(_first_line(head)):
+    if not text.startswith(_first_line(state, head)):
         return None
     found: dict[str, str] = {}
     for name in names:
@@ -60,19 +67,22 @@ def lookup(state: Path, head: str | None, names: list[str]) -> dict[str, str] | 
     return found
 
 
-def write(state: Path, head: str | None, names: dict[str, str]) -> str:
-    """Cache the name → skill map for commit `head` (atomically replaced); archived skills
-    are marked `/skill` in it (telemetry.names.cached_names). Returns the digest of the
-    lines after the HEAD line (what `rehead` checks)."""
+def write(state: Path, head: str | None, names: dict[str, str], notes: object = READ_NOW) -> str:
+    """Cache the name → skill map for commit `head` and notes commit `notes` (the one the
+    absorbed names were read from; by default the notes ref now), atomically replaced;
+    archived skills are marked `/skill` in it (telemetry.names.cached_names). Returns the
+    digest of the lines after the HEAD line (what `rehead` checks)."""
     body = "".join(
         (name if target == name else f"{name}\t{target}") + "\n"
         for name, target in sorted(names.items())
     )
-    write_cache(state / NAMES_CACHE, _first_line(head) + body)
+    write_cache(state / NAMES_CACHE, _first_line(state, head, notes) + body)
     return _digest(body)
 
 
-def rehead(state: Path, head: str | None, digest: object) -> tuple[dict[str, str], str] | None:
+def rehead(
+    state: Path, head: str | None, digest: object, notes: object = READ_NOW
+) -> tuple[dict[str, str], str] | None:
     """Keep the cached names for commit `head` when the lines after the HEAD line are the
     ones whose digest is `digest` (from `write`); their map and digest, else None."""
     try:
@@ -86,7 +96,7 @@ def rehead(state: Path, head: str | None, digest: object) -> tuple[dict[str, str
     for line in body.splitlines():
         name, _tab, target = line.partition("\t")
         names[name] = target or name
-    write_cache(state / NAMES_CACHE, _first_line(head) + body)
+    write_cache(state / NAMES_CACHE, _first_line(state, head, notes) + body)
     return names, _digest(body)
 
 
@@ -96,10 +106,12 @@ def _digest(body: str) -> str:
     return hashlib.sha1(body.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _first_line(head: str | None) -> str:
+def _first_line(state: Path, head: str | None, notes: object = READ_NOW) -> str:
     # `archived`: a cache from before archived names were marked is not read (its archived
-    # names would count as uses); it is rebuilt.
-    return f"head {head} archived\n"
+    # names would count as uses); it is rebuilt. The state folder sits in the common dir.
+    if notes is READ_NOW:
+        notes = read_ref(state.parent, _NOTES_REF)
+    return f"head {head} notes {notes} archived\n"
 
 
 def forget(state: Path) -> None:

@@ -66,7 +66,7 @@ def skill_files(
     path = _state(store) / NAMES_INDEX
     key = tree.decode() if tree is not None else None
     old = _read(read_json(path))
-    if old is not None and old.tree == key:
+    if old is not None and old.tree == key and not _untitled(old):
         old.since, old.moved = key, False
         return old
     files = _moved_files(store, old, tree)
@@ -121,15 +121,21 @@ def _title(store: Store, blob: str) -> str | None:
         return ""
 
 
+def _untitled(index: SkillFiles) -> bool:
+    """Whether a SKILL.md blob had no `name:` read (it was not here): it is tried again."""
+    titles = index.titles
+    return any(b not in titles for p, b in index.files.items() if _is_skill_md(p))
+
+
 def _same_names(old: SkillFiles, files: dict[str, str], titles: dict[str, str]) -> bool:
     """Whether the names built from (files, titles) are those built from `old`: the same
-    paths, and every SKILL.md whose blob changed keeps its `name:`."""
+    paths, and every SKILL.md whose blob changed (or whose name was unread) keeps its `name:`."""
     if old.files.keys() != files.keys():
         return False
     for path, blob in files.items():
         before = old.files[path]
         if (
-            before != blob
+            (before != blob or before not in old.titles)
             and _is_skill_md(path)
             and (blob not in titles or old.titles.get(before) != titles[blob])
         ):

@@ -2,7 +2,8 @@
 
 On the fast path it imports only the other hot path modules (gitdir, names_cache, events,
 host, journal) and the standard library. The name check uses a cache of known names keyed by
-HEAD's commit; only when HEAD moved does it load the heavier modules to rebuild the cache.
+HEAD's commit and the notes commit; only when either moved does it load the heavier modules
+to rebuild the cache.
 """
 
 from __future__ import annotations

@@ -150,6 +150,61 @@ def _link_target_goes(repo: Path) -> None:
     (repo / "guide.md").unlink()
 
 
+def _nested_repo_in_a_folder(repo: Path) -> None:
+    # Only runner/ changes (it gains .git): its parent's listing still says a plain folder.
+    git("init", "-q", str(repo / "runner"), cwd=repo)
+
+
+def _git_file_in_a_folder(repo: Path) -> None:
+    (repo / "devops" / "docker-build" / ".git").write_text("gitdir: /nowhere\n")
+
+
+def _new_file_in_a_subfolder(repo: Path) -> None:
+    # Only scripts/ gains an entry; runner/'s mtime stays.
+    (repo / "runner" / "scripts" / "notes.md").write_text("See [missing](nowhere/file.md).\n")
+
+
+def _file_becomes_folder(repo: Path) -> None:
+    script = repo / "runner" / "scripts" / "run.sh"
+    script.unlink()
+    script.mkdir()
+    (script / "SKILL.md").write_text("---\nname: x\n---\n")
+
+
+def _ignored_by_gitignore(repo: Path) -> None:
+    (repo / ".gitignore").write_text("late/\n")
+
+
+def _ignored_by_exclude(repo: Path) -> None:
+    with (repo / ".git" / "info" / "exclude").open("a") as f:
+        f.write("late/\n")
+
+
+def _ignored_by_excludes_file(repo: Path) -> None:
+    ignore = repo.parent / "global-ignore"
+    ignore.write_text("late/\n")
+    git("config", "core.excludesFile", str(ignore), cwd=repo)
+
+
+def _names_collide(repo: Path) -> None:
+    write_skill(repo, "pdf-extract", name="runner")
+
+
+def _reference_file_names_archived(repo: Path) -> None:
+    (repo / ".archive").mkdir(exist_ok=True)
+    git("mv", "late", ".archive/late", cwd=repo)
+    (repo / "AGENTS.md").write_text("Use skill:late and skill:gone.\n")
+
+
+def _config_skills_dir(repo: Path) -> None:
+    (repo / ".gitcurator.yaml").write_text("skills_dir: devops\n")
+
+
+def _config_reference_files(repo: Path) -> None:
+    (repo / "NOTES.md").write_text("Use skill:gone.\n")
+    (repo / ".gitcurator.yaml").write_text("reference_files: [NOTES.md]\n")
+
+
 @pytest.mark.parametrize(
     "change",
     [
@@ -162,6 +217,17 @@ def _link_target_goes(repo: Path) -> None:
         _checkout,
         _new_file,
         _link_target_goes,
+        _nested_repo_in_a_folder,
+        _git_file_in_a_folder,
+        _new_file_in_a_subfolder,
+        _file_becomes_folder,
+        _ignored_by_gitignore,
+        _ignored_by_exclude,
+        _ignored_by_excludes_file,
+        _names_collide,
+        _reference_file_names_archived,
+        _config_skills_dir,
+        _config_reference_files,
     ],
 )
 def test_a_change_behind_gitcurators_back_is_seen(
@@ -251,3 +317,61 @@ def test_a_read_only_state_folder_still_validates(
     assert _validate(repo) == cold
     assert _validate(repo) == cold
     assert not any((state / name).exists() for name in CACHES)
+
+
+def test_staged_reference_files_from_the_staged_config_are_used(repo: Path) -> None:
+    # The staged config (not the work tree's, which the cache is keyed by) says which files
+    # are reference files; a listing cached under the other globs must not decide.
+    (repo / "NOTES.md").write_text("Use skill:gone.\n")
+    (repo / ".gitcurator.yaml").write_text("# defaults\n")
+    git("add", "-A", cwd=repo)
+    _validate(repo, "--staged")
+    (repo / ".gitcurator.yaml").write_text("reference_files: [NOTES.md]\n")
+    git("add", "-A", cwd=repo)
+    (repo / ".gitcurator.yaml").write_text("# defaults\n")
+    warm = _validate(repo, "--staged")
+    assert warm == _cold(repo, "--staged")
+    assert any(f["rule"] == "reference-absent" for f in warm[1]["findings"])  # type: ignore[attr-defined]
+
+
+def test_ignore_rules_rewritten_in_the_tick_they_were_stat_ed_are_not_trusted(
+    repo: Path, trusting: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # .git/info/exclude rewritten at the same size in the clock tick its stat was taken shows
+    # the same stat data: as with every other record, a stat newer than the record is racy.
+    write_skill(repo, "late", body="---\nname: late\n---\n# no description\n")
+    soon = time.time_ns() + 10**10
+    same = [[soon, soon, 0, 1], None, []]
+    monkeypatch.setattr(worktree_stat, "ignore_sources", lambda _store: same)
+    _cold(repo)
+    _tick()
+    _validate(repo)
+    (repo / ".git" / "info" / "exclude").write_text("late/\n")
+    _warm_then_cold(repo)
+
+
+def test_a_folder_made_unreadable_is_passed_over_warm_as_cold(
+    repo: Path, trusting: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # chmod changes a folder's ctime, not its mtime. Root reads any folder, so the refusal a
+    # user meets (a folder with x but no r: its files open by name, it lists nothing) is made
+    # by hand; the chmod is real.
+    write_skill(repo, "late", body="---\nname: late\n---\n# no description\n")
+    _cold(repo)
+    _tick()
+    _validate(repo)
+    _tick()
+    folder = repo / "late"
+    folder.chmod(0o311)
+    real = os.scandir
+
+    def refusing(path: object = ".") -> object:
+        if Path(str(path)) == folder:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "scandir", refusing)
+    try:
+        _warm_then_cold(repo)
+    finally:
+        folder.chmod(0o755)

@@ -168,7 +168,9 @@ def test_a_names_cache_of_the_previous_version_is_rebuilt_not_misread(archived_r
     assert [(e["k"], e["n"]) for e in journal_lines(archived_repo)] == [
         ("wanted", ["docker-build"])
     ]
-    assert (state / NAMES_CACHE).read_text().startswith(f"head {head} archived\n")
+    notes = git("rev-parse", "-q", "--verify", "refs/notes/gitcurator", cwd=archived_repo)
+    first = f"head {head} notes {notes.stdout.strip() or None} archived\n"
+    assert (state / NAMES_CACHE).read_text().startswith(first)
 
 
 def test_a_corrupt_note_of_the_archived_skill_is_reported_and_wanted_still_kept(

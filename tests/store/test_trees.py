@@ -70,3 +70,25 @@ def test_subtrees_files_and_removals(lib: Path, store: Store) -> None:
     assert trees.file_at(store, head, "beta/missing.md") is None
     smaller = trees.remove_folders(store, tree, ["devops", "beta/references"])
     assert sorted(trees.tree_entries(store, smaller)) == ["alpha/SKILL.md", "beta/SKILL.md"]
+
+
+def test_a_cache_of_the_wrong_shape_is_rebuilt(lib: Path, store: Store) -> None:
+    # Valid JSON, wrong types: a number or a non-hex string for the tree, a mode that is no
+    # number. Each read as "no cache", never an AttributeError or AssertionError (exit 3).
+    tree = tree_of(lib, "HEAD")
+    cache = lib / ".git" / "gitcurator" / "tree-cache.json"
+    trees.tree_entries(store, tree)
+    good = json.loads(cache.read_text())
+    path = next(iter(good["entries"]))
+    forged = [
+        {"tree": 5, "entries": {}},
+        {"tree": "zz", "entries": {}},
+        {"tree": "0" * 39, "entries": {}},
+        {**good, "tree": "a" * 40},  # another id: moved by a diff from a tree not here
+        {"tree": good["tree"], "entries": {path: [good["entries"][path][0], "100644"]}},
+        {"tree": good["tree"], "entries": {path: ["zz", 33188]}},
+    ]
+    for doc in forged:
+        cache.write_text(json.dumps(doc))
+        trees._LISTED.clear()
+        assert trees.tree_entries(store, tree) == _ls_tree(lib, tree), doc

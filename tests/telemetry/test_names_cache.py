@@ -29,12 +29,12 @@ def test_names_cache_round_trip_keyed_by_head(tmp_path: Path) -> None:
     ("cache", "asked", "found"),
     [
         # names that are never skill names must not match the cache's line structure
-        ("head H archived\na\nb\n", [""], {}),
-        ("head H archived\na\nb\n", ["a\nb"], {}),
-        ("head H archived\nold\tnew\nnew\n", ["old\tnew"], {}),
+        ("head H notes None archived\na\nb\n", [""], {}),
+        ("head H notes None archived\na\nb\n", ["a\nb"], {}),
+        ("head H notes None archived\nold\tnew\nnew\n", ["old\tnew"], {}),
         # a cache cut short (no final newline) is read as far as it is whole
-        ("head H archived\na\nb", ["a", "b"], {"a": "a"}),
-        ("head H archived\na\nold\tne", ["a", "old"], {"a": "a"}),
+        ("head H notes None archived\na\nb", ["a", "b"], {"a": "a"}),
+        ("head H notes None archived\na\nold\tne", ["a", "old"], {"a": "a"}),
     ],
 )
 def test_names_cache_lookup_of_odd_names_and_a_cut_short_cache(
@@ -45,7 +45,7 @@ def test_names_cache_lookup_of_odd_names_and_a_cut_short_cache(
 
 
 def test_a_names_cache_that_is_not_utf8_is_no_cache(tmp_path: Path) -> None:
-    (tmp_path / NAMES_CACHE).write_bytes(b"head " + b"a" * 40 + b" archived\n\xae\xff\n")
+    (tmp_path / NAMES_CACHE).write_bytes(b"head " + b"a" * 40 + b" notes None archived\n\xae\xff\n")
     assert names_cache.lookup(tmp_path, "a" * 40, ["x"]) is None
 
 

@@ -228,8 +228,9 @@ def test_a_commit_that_keeps_every_name_only_rewrites_the_head_line(named: Path)
         assert not index.moved
     _classify(repo)
     head = git("rev-parse", "HEAD", cwd=repo).stdout.strip()
+    notes = git("rev-parse", "refs/notes/gitcurator", cwd=repo).stdout.strip()
     first, rest = (_state(repo) / NAMES_CACHE).read_text().split("\n", 1)
-    assert first == f"head {head} archived" and rest == body
+    assert first == f"head {head} notes {notes} archived" and rest == body
 
 
 def test_find_skills_reads_only_the_files_the_index_keeps() -> None:
@@ -269,3 +270,60 @@ def test_a_changed_config_is_read_again(named: Path) -> None:
     warm = _classify(repo)
     assert warm == _cold(repo)
     assert warm["pdf-extract"] == "unknown", "outside skills_dir now"
+
+
+def test_a_notes_edit_by_git_alone_re_points_the_next_record(named: Path) -> None:
+    # HEAD stays: only the notes move (`git notes`, or a plain `git fetch` of the notes ref).
+    # Asked on its own (no unknown name to force a rebuild first), old-pdf must follow them.
+    repo = named
+    assert recording.record("use", ["old-pdf"], repo=repo) == ["pdf-extract"]
+    doc = {"version": 1, "skill": "old-pdf", "hosts": {}}
+    key = names_index_key(repo, "old-pdf")
+    git("notes", "--ref", "gitcurator", "add", "-f", "-m", json.dumps(doc), key, cwd=repo)
+    with pytest.raises(recording.UnknownSkill):
+        recording.record("use", ["old-pdf"], repo=repo)
+    undo = {**doc, "absorbed_into": "docker-build"}
+    git("notes", "--ref", "gitcurator", "add", "-f", "-m", json.dumps(undo), key, cwd=repo)
+    assert recording.record("use", ["old-pdf"], repo=repo) == ["docker-build"]
+
+
+def test_a_name_whose_blob_was_missing_is_read_once_the_blob_is_here(
+    named: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A partial clone's SKILL.md blob is absent until git fetches it; HEAD does not move then.
+    # "known by its folder name until it is" must end when the blob arrives.
+    repo = named
+    _append(repo / "pdf-extract/SKILL.md")
+    _commit(repo, "a new HEAD: the next record rebuilds")
+    real = names_index._title
+    monkeypatch.setattr(names_index, "_title", lambda _store, _blob: None)
+    with pytest.raises(recording.UnknownSkill):
+        recording.record("use", ["csv-cleaner"], repo=repo)
+    monkeypatch.setattr(names_index, "_title", real)
+    warm = _classify(repo)
+    assert warm["csv-cleaner"] == "use:csv-clean"
+    assert warm == _cold(repo)
+
+
+def test_notes_that_move_while_the_names_are_built_leave_no_stale_cache(
+    named: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The cache must say which notes its names were built from, not which were there when it
+    # was written: a flush (or plain git) between the two would otherwise go unseen.
+    repo = named
+    _append(repo / "pdf-extract/SKILL.md")
+    _commit(repo, "a new HEAD: the next record rebuilds")
+    real = names_index.absorbed_names
+    doc = {"version": 1, "skill": "old-pdf", "hosts": {}}
+    key = names_index_key(repo, "old-pdf")
+
+    def then_the_notes_move(store: object) -> tuple[str | None, dict[str, str]]:
+        found = real(store)  # type: ignore[arg-type]
+        monkeypatch.setattr(names_index, "absorbed_names", real)
+        git("notes", "--ref", "gitcurator", "add", "-f", "-m", json.dumps(doc), key, cwd=repo)
+        return found
+
+    monkeypatch.setattr(names_index, "absorbed_names", then_the_notes_move)
+    assert recording.record("use", ["pdf-extract"], repo=repo) == ["pdf-extract"]
+    with pytest.raises(recording.UnknownSkill):
+        recording.record("use", ["old-pdf"], repo=repo)
