@@ -46,7 +46,6 @@ REPORT_HTML = "report.html"
 
 # Caches, rebuilt when missing or damaged.
 RECORDS_CACHE = "records-cache.json"  # usage records of one notes commit
-FRONTMATTER_NAMES_CACHE = "frontmatter-names.json"  # SKILL.md blob -> its `name:`
 HISTORY_CACHE = "history-cache.json"  # commits walked, with the paths each changed
 TREE_CACHE = "tree-cache.json"  # the file listing of the last tree asked for
 # HEAD's SKILL.md files and their `name:`s, for the tree it names (telemetry.names_index)

@@ -72,7 +72,7 @@ def skill_files(
     files = _moved_files(store, old, tree)
     if files is None:
         files = _listed_files(store, tree)
-    titles = {b: t for b, t in (old.titles if old else {}).items()}
+    titles = dict(old.titles) if old else {}
     wanted = sorted({b for p, b in files.items() if _is_skill_md(p) and b not in titles})
     for blob in counted(wanted, "indexing skill names", progress):
         title = _title(store, blob)
