@@ -21,7 +21,7 @@ from dulwich.repo import Repo
 from gitcurator.errors import NotARepository
 from gitcurator.progress import NO_PROGRESS, Progress
 from gitcurator.skills.files import FileEntry, FileTree
-from gitcurator.store import index, objects, staging, trees, worktree
+from gitcurator.store import index, objects, pack_reader, staging, trees, worktree
 from gitcurator.store.signature import Signature
 from gitcurator.store.staging import WorktreeChanges, WorktreeScan
 
@@ -39,6 +39,7 @@ class Store:
         self.repo = repo
         self.root = Path(repo.path).resolve()
         self.signature = signature
+        self._packs = pack_reader.install(repo.object_store)
 
     def __enter__(self) -> Store:
         return self
@@ -58,6 +59,8 @@ class Store:
         # the mapping goes with the last view, and the interrupt carries on as itself.
         with contextlib.suppress(BufferError):
             self.repo.close()
+        if self._packs is not None:
+            self._packs.close()
 
     # -- opening -------------------------------------------------------------------------
 
