@@ -37,6 +37,10 @@ _DICT_AFTER = 256
 # skills from holding every object read.
 _BASES_BYTES = 32 * 1024 * 1024
 
+# Deeper delta chains (git allows 4,095) go to dulwich, which resolves them without recursion:
+# this reader recurses once a link, within Python's limit of 1,000 frames.
+_MAX_DEPTH = 500
+
 RawObject = tuple[int, bytes]
 
 
@@ -177,7 +181,7 @@ class PackReader:
         hit = self._bases.get(key)
         if hit is not None:
             return hit
-        if depth > 4096:
+        if depth > _MAX_DEPTH:
             raise ValueError("delta chain too deep")
         data = pack.data
         c = data[off]

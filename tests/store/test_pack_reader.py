@@ -177,3 +177,15 @@ def test_a_delta_base_outside_the_packs_is_asked_of_dulwich(tmp_path: Path) -> N
     assert reader is not None
     assert reader._base_named(bytes.fromhex(sha.decode()), 0) == (3, b"a base kept loose\n")
     dulwich_repo.close()
+
+
+def test_a_chain_deeper_than_the_reader_recurses_is_left_to_dulwich(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _history(repo, commits=12)
+    git("repack", "-adfq", "--depth=50", "--window=50", cwd=repo)
+    monkeypatch.setattr(pack_reader, "_MAX_DEPTH", 2)
+    _reader, handed = _compare(repo)
+    assert handed > 0  # the deep ones, read by dulwich, and equal
