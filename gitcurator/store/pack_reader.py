@@ -14,6 +14,7 @@ dulwich's own `get_raw`, so what is read, and every error message, stays dulwich
 from __future__ import annotations
 
 import contextlib
+import itertools
 import mmap
 import os
 import struct
@@ -37,9 +38,12 @@ _DICT_AFTER = 256
 # skills from holding every object read.
 _BASES_BYTES = 32 * 1024 * 1024
 
-# Deeper delta chains (git allows 4,095) go to dulwich, which resolves them without recursion:
-# this reader recurses once a link, within Python's limit of 1,000 frames.
-_MAX_DEPTH = 500
+# git writes chains of at most 4,095 links; a longer one is damage (or a cycle) for dulwich to
+# name.
+_MAX_CHAIN = 4096
+# Packs with more objects are searched by bisection only: their names as a dict would cost
+# about 190 bytes each (a million-object pack: 190 MB).
+_DICT_LIMIT = 250_000
 
 RawObject = tuple[int, bytes]
 
@@ -48,19 +52,45 @@ class _PackFile:
     """One pack and its index, both mapped."""
 
     def __init__(self, idx_path: str, pack_path: str) -> None:
+        self.name = os.path.basename(idx_path)
         with open(idx_path, "rb") as f:
             self.idx = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        try:
+            self._open(idx_path, pack_path)
+        except BaseException:
+            self.idx.close()
+            raise
+
+    def _open(self, idx_path: str, pack_path: str) -> None:
         if self.idx[:4] != _IDX_MAGIC or struct.unpack_from(">I", self.idx, 4)[0] != 2:
             raise ValueError(f"{idx_path}: not a version 2 pack index")
         self.count = struct.unpack_from(">I", self.idx, _HEADER - 4)[0]
         with open(pack_path, "rb") as f:
             self.data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-        if self.data[:4] != b"PACK":
-            raise ValueError(f"{pack_path}: not a pack")
-        if len(self.idx) < _HEADER + self.count * 28 + 40:
-            raise ValueError(f"{idx_path}: truncated")
+        try:
+            self._check(idx_path, pack_path)
+        except BaseException:
+            self.data.close()
+            raise
         self.lookups = 0
         self.slots: dict[bytes, int] | None = None
+
+    def _check(self, idx_path: str, pack_path: str) -> None:
+        if self.data[:4] != b"PACK":
+            raise ValueError(f"{pack_path}: not a pack")
+        if len(self.idx) < _HEADER + self.count * 28 + 40 or len(self.data) < 32:
+            raise ValueError(f"{idx_path}: truncated")
+        # The index must be this pack's (it names the pack's checksum, the pack ends with
+        # it), count what the pack holds, and have a fan-out table that only grows: else
+        # dulwich reads the pair and says what is wrong.
+        if self.idx[-40:-20] != self.data[-20:]:
+            raise ValueError(f"{idx_path}: not the index of {pack_path}")
+        if struct.unpack_from(">I", self.data, 8)[0] != self.count:
+            raise ValueError(f"{pack_path}: its count differs from its index")
+        fan_out = struct.unpack_from(">256I", self.idx, 8)
+        if any(a > b for a, b in itertools.pairwise(fan_out)):
+            raise ValueError(f"{idx_path}: its fan-out table is damaged")
+        self.fan_out = fan_out
 
     def close(self) -> None:
         """Unmap the index and the pack."""
@@ -85,9 +115,11 @@ class _PackFile:
         if self.slots is not None:
             return self.slots.get(binsha)
         self.lookups += 1
-        if self.lookups > _DICT_AFTER:
+        if self.lookups > _DICT_AFTER and self.count <= _DICT_LIMIT:
             names = self.idx[_HEADER : _HEADER + self.count * 20]
-            self.slots = {names[i : i + 20]: n for n, i in enumerate(range(0, len(names), 20))}
+            # The dict ignores the fan-out table a bisection goes by: both must find the
+            # same, so a table that does not match the names leaves the pack to dulwich.
+            self.slots = _slots(names) if _fan_out_matches(self.fan_out, names) else {}
             return self.slots.get(binsha)
         idx = self.idx
         fan = binsha[0]
@@ -105,6 +137,20 @@ class _PackFile:
         return None
 
 
+def _slots(names: bytes) -> dict[bytes, int]:
+    return {names[i : i + 20]: n for n, i in enumerate(range(0, len(names), 20))}
+
+
+def _fan_out_matches(fan_out: tuple[int, ...], names: bytes) -> bool:
+    """Whether each first byte's names end where the fan-out table says they do."""
+    start = 0
+    for first, end in enumerate(fan_out):
+        if end > start and (names[start * 20] != first or names[(end - 1) * 20] != first):
+            return False
+        start = end
+    return True
+
+
 class PackReader:
     """The packs of one object store, read directly; `get_raw` is a drop-in for dulwich's."""
 
@@ -114,123 +160,160 @@ class PackReader:
         self.pack_dir = pack_dir
         self.fallback = fallback
         self.packs: list[_PackFile] = []
-        self._names: set[str] = set()
         self._listed: int | None = None
-        self._bases: dict[tuple[int, int], RawObject] = {}
+        self._bases: dict[tuple[_PackFile, int], RawObject] = {}
         self._bases_bytes = 0
         self.refresh()
 
-    def refresh(self) -> None:
-        """Map the packs written since the last look (a fetch or a pass adds some)."""
+    def refresh(self) -> bool:
+        """Map the packs written since the last look (a fetch or a pass adds some) and unmap
+        the ones gone (a repack removes them); whether the packs changed."""
         try:
             listed = os.stat(self.pack_dir).st_mtime_ns
             if listed == self._listed:
-                return
-            names = sorted(os.listdir(self.pack_dir))
+                return False
+            names = set(os.listdir(self.pack_dir))
         except OSError:
-            return
+            return False
         self._listed = listed
-        for name in names:
-            if not name.endswith(".idx") or name in self._names:
+        kept = [p for p in self.packs if p.name in names]
+        for gone in (p for p in self.packs if p.name not in names):
+            gone.close()
+            self._bases.clear()
+            self._bases_bytes = 0
+        self.packs = kept
+        known = {p.name for p in kept}
+        for name in sorted(names):
+            if not name.endswith(".idx") or name in known:
                 continue
             stem = os.path.join(self.pack_dir, name[: -len(".idx")])
             try:
                 self.packs.append(_PackFile(stem + ".idx", stem + ".pack"))
             except (OSError, ValueError, struct.error):
                 continue  # dulwich reads that one as it always did
-            self._names.add(name)
+        return True
 
     def close(self) -> None:
         """Unmap every pack (a view still held elsewhere keeps its mapping until dropped)."""
         for pack in self.packs:
             pack.close()
         self.packs = []
-        self._names.clear()
         self._listed = None
         self._bases.clear()
 
     def get_raw(self, name: ObjectID | RawObjectID) -> RawObject:
         """(type number, content) of the object `name` (hex or binary), as dulwich gives it."""
-        if len(name) == 40:
-            try:
-                binsha = bytes.fromhex(name.decode("ascii"))
-            except (UnicodeDecodeError, ValueError):
-                return self.fallback(name)
-        elif len(name) == 20:
-            binsha = bytes(name)
-        else:
-            return self.fallback(name)
-        found = self._read(binsha)
-        if found is None:
-            self.refresh()
+        found = None
+        binsha = _binary(name)
+        if binsha is not None:
             found = self._read(binsha)
+            if found is None and self.refresh():
+                found = self._read(binsha)
         return found if found is not None else self.fallback(name)
 
     def _read(self, binsha: bytes) -> RawObject | None:
-        for n, pack in enumerate(self.packs):
+        try:
+            where = self._find(binsha)
+            return None if where is None else self._resolve(*where)
+        except (zlib.error, ValueError, IndexError, struct.error, OverflowError):
+            return None  # damaged: dulwich reads it again and says what it found
+
+    def _find(self, binsha: bytes) -> tuple[_PackFile, int] | None:
+        for pack in self.packs:
             off = pack.offset(binsha)
             if off is not None:
-                try:
-                    return self._at(n, pack, off, 0)
-                except (zlib.error, ValueError, IndexError, struct.error, KeyError):
-                    return None  # damaged: dulwich reads it again and says what it found
+                return pack, off
         return None
 
-    def _at(self, n: int, pack: _PackFile, off: int, depth: int) -> RawObject:
-        key = (n, off)
-        hit = self._bases.get(key)
-        if hit is not None:
-            return hit
-        if depth > _MAX_DEPTH:
-            raise ValueError("delta chain too deep")
-        data = pack.data
-        c = data[off]
-        pos = off + 1
-        kind, size, shift = (c >> 4) & 7, c & 15, 4
+    def _resolve(self, pack: _PackFile, off: int) -> RawObject:
+        """The object at `off`: its delta chain followed down to a whole object (or a kept
+        base), then applied back up. A loop, not recursion: chains may be 4,095 long."""
+        chain: list[tuple[tuple[_PackFile, int], bytes]] = []
+        seen: set[tuple[_PackFile, int]] = set()
+        while True:
+            key = (pack, off)
+            base = self._bases.get(key)
+            if base is not None:
+                break
+            if key in seen or len(chain) > _MAX_CHAIN:
+                raise ValueError("a delta cycle, or a chain too long")  # dulwich says which
+            seen.add(key)
+            kind, body, base_at = _entry(pack.data, off)
+            if base_at is None:
+                base = (kind, body)
+                if chain:
+                    self._remember(key, base)
+                break
+            chain.append((key, body))
+            if isinstance(base_at, int):
+                off = base_at
+                continue
+            where = self._find(base_at)
+            if where is None:
+                # A thin pack's base, kept loose or in a pack written since: dulwich finds it.
+                base = self.fallback(RawObjectID(base_at))
+                break
+            pack, off = where
+        for depth, (key, delta) in enumerate(reversed(chain)):
+            base = (base[0], _joined(apply_delta(base[1], delta)))
+            if depth < len(chain) - 1:
+                self._remember(key, base)  # the base of the next link
+        return base
+
+    def _remember(self, key: tuple[_PackFile, int], obj: RawObject) -> None:
+        if key in self._bases or len(obj[1]) > _BASES_BYTES // 8:
+            return  # a huge base is inflated again rather than kept
+        if self._bases_bytes + len(obj[1]) > _BASES_BYTES:
+            self._bases.clear()
+            self._bases_bytes = 0
+        self._bases[key] = obj
+        self._bases_bytes += len(obj[1])
+
+
+def _binary(name: object) -> bytes | None:
+    """The 20-byte name of a 40-digit hex or 20-byte `name`; None for anything else."""
+    if not isinstance(name, bytes):
+        return None
+    if len(name) == 20:
+        return name
+    if len(name) != 40:
+        return None
+    try:
+        binsha = bytes.fromhex(name.decode("ascii"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return binsha if len(binsha) == 20 else None  # fromhex skips spaces
+
+
+def _entry(data: mmap.mmap, off: int) -> tuple[int, bytes, int | bytes | None]:
+    """The pack entry at `off`: its type, its inflated body (a delta for the delta kinds) and
+    its base (an offset, a name, or None for a whole object)."""
+    c = data[off]
+    pos = off + 1
+    kind, size, shift = (c >> 4) & 7, c & 15, 4
+    while c & 0x80:
+        c = data[pos]
+        pos += 1
+        size |= (c & 0x7F) << shift
+        shift += 7
+    base_at: int | bytes | None = None
+    if kind == _OFS_DELTA:
+        c = data[pos]
+        pos += 1
+        back = c & 0x7F
         while c & 0x80:
             c = data[pos]
             pos += 1
-            size |= (c & 0x7F) << shift
-            shift += 7
-        base: RawObject | None = None
-        if kind == _OFS_DELTA:
-            c = data[pos]
-            pos += 1
-            back = c & 0x7F
-            while c & 0x80:
-                c = data[pos]
-                pos += 1
-                back = ((back + 1) << 7) | (c & 0x7F)
-            if not 0 < back <= off:
-                raise ValueError("delta base outside the pack")
-            base = self._remember((n, off - back), self._at(n, pack, off - back, depth + 1))
-        elif kind == _REF_DELTA:
-            base_name = bytes(data[pos : pos + 20])
-            pos += 20
-            base = self._base_named(base_name, depth)
-        elif not 1 <= kind <= 4:
-            raise ValueError(f"object type {kind}")
-        body = _inflate(data, pos, size)
-        if base is None:
-            return kind, body
-        return base[0], _joined(apply_delta(base[1], body))
-
-    def _base_named(self, binsha: bytes, depth: int) -> RawObject:
-        for n, pack in enumerate(self.packs):
-            off = pack.offset(binsha)
-            if off is not None:
-                return self._remember((n, off), self._at(n, pack, off, depth + 1))
-        # A thin pack's base, kept loose or in a pack written since: dulwich finds it.
-        return self.fallback(RawObjectID(binsha))
-
-    def _remember(self, key: tuple[int, int], obj: RawObject) -> RawObject:
-        if key not in self._bases:
-            if self._bases_bytes + len(obj[1]) > _BASES_BYTES:
-                self._bases.clear()
-                self._bases_bytes = 0
-            self._bases[key] = obj
-            self._bases_bytes += len(obj[1])
-        return obj
+            back = ((back + 1) << 7) | (c & 0x7F)
+        if not 0 < back <= off - 12:
+            raise ValueError("delta base outside the pack")
+        base_at = off - back
+    elif kind == _REF_DELTA:
+        base_at = bytes(data[pos : pos + 20])
+        pos += 20
+    elif not 1 <= kind <= 4:
+        raise ValueError(f"object type {kind}")
+    return kind, _inflate(data, pos, size), base_at
 
 
 def _inflate(data: mmap.mmap, pos: int, size: int) -> bytes:

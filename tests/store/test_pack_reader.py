@@ -3,7 +3,11 @@ answers (loose objects, packs it cannot read, damaged packs, missing objects).""
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import random
+import struct
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -163,29 +167,169 @@ def test_store_close_unmaps_and_a_second_store_shares_the_reader(tmp_path: Path)
     assert reader.packs == []
 
 
-def test_a_delta_base_outside_the_packs_is_asked_of_dulwich(tmp_path: Path) -> None:
-    # A thin pack's base (dulwich appends them to a fetched pack, so only a hand-made pack
-    # would miss one): read through dulwich, which finds it loose.
+# Hand-made packs: what git accepts but does not write itself, and damage.
+
+
+def _blob_name(data: bytes) -> bytes:
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).digest()
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while n > 0x7F:
+        out.append(0x80 | (n & 0x7F))
+        n >>= 7
+    return bytes([*out, n])
+
+
+def _delta(base: bytes, target: bytes) -> bytes:
+    """A delta making `target` of `base`: one copy of their common prefix, the rest inserted."""
+    common = 0
+    while common < min(len(base), len(target), 0xFFFF) and base[common] == target[common]:
+        common += 1
+    out = bytearray(_varint(len(base)) + _varint(len(target)))
+    if common:
+        out += bytes([0x80 | 0x10 | 0x20, common & 0xFF, common >> 8])  # copy 0..common
+    rest = target[common:]
+    for at in range(0, len(rest), 127):
+        out += bytes([len(rest[at : at + 127])]) + rest[at : at + 127]
+    return bytes(out)
+
+
+def _header(kind: int, size: int) -> bytes:
+    out = bytearray()
+    c = (kind << 4) | (size & 15)
+    size >>= 4
+    while size:
+        out.append(c | 0x80)
+        c, size = size & 0x7F, size >> 7
+    return bytes([*out, c])
+
+
+def _ref_delta(base: bytes, target: bytes) -> bytes:
+    delta = _delta(base, target)
+    return _header(7, len(delta)) + _blob_name(base) + zlib.compress(delta)
+
+
+def _write_pack(repo: Path, entries: list[bytes], names: list[bytes], stem: str) -> Path:
+    """A pack of `entries` (the objects `names`, in order) and its version 2 index."""
+    body = b"PACK" + struct.pack(">II", 2, len(entries)) + b"".join(entries)
+    pack = body + hashlib.sha1(body).digest()
+    offsets, at = [], 12
+    for entry in entries:
+        offsets.append(at)
+        at += len(entry)
+    crcs = [zlib.crc32(entry) for entry in entries]
+    table = sorted(zip(names, offsets, crcs, strict=True))
+    fan_out = [sum(1 for n, _, _ in table if n[0] <= b) for b in range(256)]
+    idx = b"\377tOc" + struct.pack(">I", 2) + struct.pack(">256I", *fan_out)
+    idx += b"".join(n for n, _, _ in table) + b"".join(struct.pack(">I", c) for *_, c in table)
+    idx += b"".join(struct.pack(">I", off) for _, off, _ in table) + pack[-20:]
+    idx += hashlib.sha1(idx).digest()
+    folder = repo / ".git" / "objects" / "pack"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{stem}.pack").write_bytes(pack)
+    (folder / f"{stem}.idx").write_bytes(idx)
+    return folder / f"{stem}.pack"
+
+
+def _empty_repo(tmp_path: Path) -> Path:
     repo = tmp_path / "repo"
     repo.mkdir()
-    _history(repo, commits=2)
-    git("gc", "-q", cwd=repo)
-    (repo / "loose.txt").write_text("a base kept loose\n")
-    sha = git("hash-object", "-w", "loose.txt", cwd=repo).stdout.strip().encode()
+    git("init", "-q", "-b", "main", str(repo), cwd=tmp_path)
+    return repo
+
+
+def test_a_chain_of_600_deltas_by_name_reads_without_recursion(tmp_path: Path) -> None:
+    # git reads such a pack (other writers make them); a reader recursing once a link would
+    # pass Python's frame limit.
+    repo = _empty_repo(tmp_path)
+    texts = [b"base text of a skill\n" * 20 + b"edit\n" * i for i in range(601)]
+    entries = [_header(3, len(texts[0])) + zlib.compress(texts[0])]
+    entries += [_ref_delta(a, b) for a, b in itertools.pairwise(texts)]
+    _write_pack(repo, entries, [_blob_name(t) for t in texts], "pack-chain")
+    assert git("fsck", "--strict", cwd=repo).returncode == 0
+    reader, handed = _compare(repo, [_blob_name(texts[-1]), _blob_name(texts[300])])
+    assert handed == 0 and len(reader.packs) == 1
+
+
+def test_delta_cycles_are_named_by_dulwich(tmp_path: Path) -> None:
+    repo = _empty_repo(tmp_path)
+    a, b, c = b"text of A\n" * 5, b"text of B\n" * 5, b"text of C\n" * 5
+    # A's base is B, B's base is A; C's base is C itself.
+    entries = [_ref_delta(b, a), _ref_delta(a, b), _ref_delta(c, c)]
+    names = [_blob_name(a), _blob_name(b), _blob_name(c)]
+    _write_pack(repo, entries, names, "pack-cycle")
+    _reader, handed = _compare(repo, names)
+    assert handed == 3  # each read handed over, and raising what dulwich raises
+
+
+def test_a_base_kept_outside_the_packs_is_asked_of_dulwich(tmp_path: Path) -> None:
+    # A thin pack's base (dulwich appends them to what it fetches; a hand-made pack may not).
+    repo = _empty_repo(tmp_path)
+    base, top = b"a base kept loose\n" * 4, b"a base kept loose\n" * 4 + b"and more\n"
+    (repo / "base.txt").write_bytes(base)
+    git("hash-object", "-w", "base.txt", cwd=repo)
+    _write_pack(repo, [_ref_delta(base, top)], [_blob_name(top)], "pack-thin")
     dulwich_repo = Repo(str(repo))
     reader = pack_reader.install(dulwich_repo.object_store)
-    assert reader is not None
-    assert reader._base_named(bytes.fromhex(sha.decode()), 0) == (3, b"a base kept loose\n")
+    assert reader is not None and len(reader.packs) == 1
+    assert dulwich_repo.object_store.get_raw(_blob_name(top).hex().encode()) == (3, top)
     dulwich_repo.close()
 
 
-def test_a_chain_deeper_than_the_reader_recurses_is_left_to_dulwich(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_an_index_of_another_pack_is_not_used(tmp_path: Path) -> None:
+    repo = _empty_repo(tmp_path)
+    one, other = b"the object the index names\n", b"something else entirely!!\n"
+    pack = _write_pack(repo, [_header(3, len(one)) + zlib.compress(one)], [_blob_name(one)], "p")
+    pack.write_bytes(pack.read_bytes())  # keep it, then put another pack under its name
+    body = b"PACK" + struct.pack(">II", 2, 1) + _header(3, len(other)) + zlib.compress(other)
+    pack.write_bytes(body + hashlib.sha1(body).digest())
+    reader, handed = _compare(repo, [_blob_name(one)])
+    assert reader.packs == [] and handed == 1
+
+
+def test_names_other_than_bytes_go_to_dulwich(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     repo.mkdir()
-    _history(repo, commits=12)
-    git("repack", "-adfq", "--depth=50", "--window=50", cwd=repo)
-    monkeypatch.setattr(pack_reader, "_MAX_DEPTH", 2)
-    _reader, handed = _compare(repo)
-    assert handed > 0  # the deep ones, read by dulwich, and equal
+    _history(repo, commits=1)
+    git("gc", "-q", cwd=repo)
+    head = git("rev-parse", "HEAD", cwd=repo).stdout.strip()
+    _reader, handed = _compare(repo, [head, b" " * 40, b"\xff" * 40, b"abc"])
+    assert handed == 4
+
+
+def test_packs_removed_by_a_repack_are_unmapped(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _history(repo, commits=1)
+    git("gc", "-q", cwd=repo)
+    with Store(Repo(str(repo))) as store:
+        reader = store._packs
+        assert reader is not None
+        for n in range(4):
+            (repo / "skill-0" / "SKILL.md").write_text(f"---\nname: skill-0\n---\nround {n}\n")
+            git("commit", "-qam", f"round {n}", cwd=repo)
+            new = git("rev-parse", "HEAD", cwd=repo).stdout.strip().encode()
+            git("repack", "-adq", cwd=repo)
+            assert store.repo.object_store.get_raw(new)[0] == 1
+            assert len(reader.packs) == 1  # the old pack went with the repack
+
+
+def test_a_base_larger_than_an_eighth_of_the_bound_is_not_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pack_reader, "_BASES_BYTES", 64 * 1024)
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _history(repo, commits=6)  # big.txt: 40-60 KB versions, deltas of each other
+    git("gc", "-q", "--aggressive", cwd=repo)
+    dulwich_repo = Repo(str(repo))
+    reader = pack_reader.install(dulwich_repo.object_store)
+    assert reader is not None
+    names = sorted(dulwich_repo.object_store)
+    for name in names:
+        dulwich_repo.object_store.get_raw(name)
+        assert reader._bases_bytes <= 64 * 1024
+        assert all(len(raw) <= 8 * 1024 for _kind, raw in reader._bases.values())
+    dulwich_repo.close()
