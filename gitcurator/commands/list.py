@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gitcurator.commands.library_notes import hidden_notes, nested_notes
-from gitcurator.commands.skill_rows import load_rows
+from gitcurator.commands.skill_rows import load_kept_rows
 from gitcurator.library import open_repo
 from gitcurator.lifecycle.inventory import SkillRow
 from gitcurator.output import Result
@@ -16,7 +16,7 @@ def list_skills(
 ) -> Result:
     """The skills (filtered by state and origin) as JSON rows and, unless `as_json`, a table."""
     with open_repo(start) as repo:
-        loaded = load_rows(repo, now)
+        loaded = load_kept_rows(repo, now)
         skills_dir = repo.config.skills_dir
         nested = nested_notes(repo.store)
     rows = [

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from gitcurator.curation import rows_cache
 from gitcurator.curation.skill_rows import skill_rows_at
 from gitcurator.library import SkillsRepo
 from gitcurator.lifecycle.inventory import SkillRow
@@ -13,7 +14,7 @@ from gitcurator.output import warning_line
 from gitcurator.skills.document import discover_skills
 from gitcurator.telemetry import ledger
 from gitcurator.telemetry.records import UsageRecord
-from gitcurator.timeutil import moment_of
+from gitcurator.timeutil import CLOCK_SKEW, format_time, moment_of, utc_now
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,3 +40,23 @@ def load_rows(repo: SkillsRepo, now: str | None) -> LoadedRows:
     found, hidden = discover_skills(entries, repo.config.skills_dir, repo.config.include)
     rows = skill_rows_at(repo, entries, loaded.records, moment, locations=found)
     return LoadedRows(rows, loaded.problems, moment, loaded.records, tuple(hidden))
+
+
+def load_kept_rows(repo: SkillsRepo, now: str | None) -> LoadedRows:
+    """load_rows without the records (`records` is empty), from the rows cache when nothing
+    they are computed from moved: what `list` and `status` show."""
+    moment = moment_of(now)
+    key = rows_cache.rows_key(repo)
+    # What ledger.load takes as the newest event time: the rows hold only events before it.
+    latest = format_time(utc_now() + CLOCK_SKEW)
+    kept = rows_cache.read_rows(repo, key, latest, moment)
+    if kept is not None:
+        return LoadedRows(kept.rows, kept.problems, moment, {}, kept.hidden)
+    loaded = load_rows(repo, now)
+    newest = rows_cache.newest_event(key)
+    # Kept only when the key still holds (no record or flush meanwhile) and no pending event
+    # was left out for its time (then the rows would depend on the clock).
+    if newest <= latest and rows_cache.rows_key(repo) == key:
+        built = rows_cache.CachedRows(loaded.rows, loaded.problems, loaded.hidden)
+        rows_cache.write_rows(repo, key, newest, built)
+    return LoadedRows(loaded.rows, loaded.problems, moment, {}, loaded.hidden)

@@ -10,7 +10,7 @@ from operator import attrgetter
 from typing import Any
 
 from gitcurator.config import CuratorPolicy
-from gitcurator.lifecycle.rules import is_curated, is_protected, last_activity, state_of
+from gitcurator.lifecycle.rules import ARCHIVED, is_curated, is_protected, last_activity, state_of
 from gitcurator.lifecycle.skill_history import EMPTY, SkillHistory
 from gitcurator.skills.document import SkillLocation
 from gitcurator.skills.identity import identity
@@ -43,7 +43,7 @@ class SkillRow:
 
     def to_json(self) -> dict[str, Any]:
         # dataclasses.asdict deep-copies every value: 1 s for 10,000 rows.
-        doc = dict(zip(_FIELDS, _values(self), strict=True))
+        doc = dict(zip(FIELDS, row_values(self), strict=True))
         # Only when some use came from a named source: rows of libraries no agent reported to
         # read as they did before sources existed.
         if not self.sources:
@@ -53,10 +53,6 @@ class SkillRow:
         if self.state != "archived":
             del doc["wanted_count"]  # live rows read as they did before wanted existed
         return doc
-
-
-_FIELDS = tuple(f.name for f in fields(SkillRow))
-_values = attrgetter(*_FIELDS)  # every field in one C call: to_json runs 10,000 times
 
 
 def build_rows(
@@ -94,7 +90,7 @@ def _row(
     origin = record.origin_value
     curated = is_curated(origin, policy)
     protected = is_protected(name, loc.folder, policy)
-    managed = curated and not record.is_pinned and not protected
+    managed = _managed(curated, record.is_pinned, protected)
     return SkillRow(
         name=name,
         path=loc.folder,
@@ -123,6 +119,36 @@ def _row(
         sources=counts.by_source,
         wanted_count=record.wanted_count if loc.archived else 0,
     )
+
+
+def _managed(curated: bool, pinned: bool, protected: bool) -> bool:
+    """Whether the curator may move the skill: only such skills go stale."""
+    return curated and not pinned and not protected
+
+
+FIELDS = tuple(f.name for f in fields(SkillRow))
+FIELD_TYPES = {f.name: str(f.type) for f in fields(SkillRow)}  # annotations, as text
+row_values = attrgetter(*FIELDS)  # a row's fields in FIELDS order, in one C call
+_STATE = FIELDS.index("state")
+
+
+def row_at(values: Sequence[Any], policy: CuratorPolicy, now: datetime) -> SkillRow:
+    """The row whose fields are `values` (row_values of a row built at another moment), its
+    state judged again at `now`: the only part of a row that moves with the clock."""
+    row = SkillRow(*values)
+    state = state_of(
+        archived=row.state == ARCHIVED,  # state_of says archived exactly when the skill is
+        managed=_managed(row.curated, row.pinned, row.protected),
+        last_activity_at=row.last_activity_at,
+        created_at=row.created_at,
+        policy=policy,
+        now=now,
+    )
+    if state == row.state:
+        return row
+    moved = list(values)
+    moved[_STATE] = state
+    return SkillRow(*moved)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,187 @@
+"""Every skill's row kept for what it was computed from (`statefiles.ROWS_CACHE`), so `list`
+and `status` need not decode 10,000 records and fold the history again when nothing moved.
+
+The key is content: HEAD's commit (its tree and the history the rows fold), the notes
+commit, the bytes of the journal and of every segment (events not yet flushed), the config
+file's bytes, git's shallow and grafts files (they change the history a walk sees), and
+gitcurator's version with this file's format. Only the state moves with the clock: it is
+judged again at `now` for every row read (`inventory.row_at`). A pending event dated after
+the clock a reader allows (`ledger.load` leaves such events out meanwhile) makes the rows
+depend on that clock, so they are kept only when every pending event is in the past, and
+used only while it still is.
+
+A file that is missing, a link, damaged, of another format or shaped wrongly reads as a miss.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from gitcurator import __version__
+from gitcurator.config import CONFIG_FILE
+from gitcurator.errors import JSON_READ_ERRORS, CuratorError
+from gitcurator.json_values import is_count
+from gitcurator.library import SkillsRepo
+from gitcurator.lifecycle.inventory import FIELD_TYPES, FIELDS, SkillRow, row_at, row_values
+from gitcurator.locks import notes_lock
+from gitcurator.statefiles import (
+    JOURNAL,
+    ROWS_CACHE,
+    open_regular,
+    read_regular,
+    write_cache_json,
+)
+from gitcurator.store.notes import notes_commit
+from gitcurator.telemetry import journal
+from gitcurator.telemetry.ledger import state_of
+
+# Raise when what a row is computed from changes without a field of SkillRow changing.
+ROWS_FORMAT = 1
+
+
+@dataclass(frozen=True, slots=True)
+class RowsKey:
+    """What the rows were computed from, and the pending files read for it."""
+
+    digest: str
+    pending: tuple[Path, ...]  # the journal and the segments whose bytes are in the digest
+
+
+@dataclass(frozen=True, slots=True)
+class CachedRows:
+    rows: list[SkillRow]
+    problems: list[str]  # records (or journal lines) that could not be read
+    hidden: tuple[str, ...]  # SKILL.md files left out under dot-folders
+
+
+def rows_key(repo: SkillsRepo) -> RowsKey:
+    """The digest of everything a skill's rows are computed from, except the clock."""
+    store = repo.store
+    state = state_of(store)
+    common = Path(store.repo.commondir())
+    digest = hashlib.sha256(f"{ROWS_FORMAT} {__version__}\0".encode())
+    # The shared lock: a flush moves events from the journal into a notes commit, and the
+    # key must not see the one without the other.
+    with notes_lock(state, shared=True):
+        head, notes = store.head_commit(), notes_commit(store)
+        segments = journal.segment_files(state)
+        pending = (*segments, state / JOURNAL)
+        parts = [read_regular(p) for p in pending]
+    names = [p.name for p in pending]
+    for label, data in (
+        ("head", head),
+        ("notes", notes),
+        ("config", read_regular(repo.root / CONFIG_FILE)),
+        ("shallow", read_regular(common / "shallow")),
+        ("grafts", read_regular(common / "info" / "grafts")),
+        *zip(names, parts, strict=True),
+    ):
+        _add(digest, label.encode(), data)
+    return RowsKey(digest.hexdigest(), pending)
+
+
+def newest_event(key: RowsKey) -> str:
+    """The latest time any pending event carries ('' when there is none)."""
+    return max((e.at for path in key.pending for e in journal.read_events(path)[0]), default="")
+
+
+def read_rows(repo: SkillsRepo, key: RowsKey, latest: str, now: datetime) -> CachedRows | None:
+    """The rows kept under `key`, their states at `now`; None on any doubt (then rebuild).
+    `latest` is the newest event time a reader takes now."""
+    doc = _read_doc(state_of(repo.store) / ROWS_CACHE)
+    try:
+        if doc["key"] != key.digest or doc["fields"] != list(FIELDS):
+            return None
+        if doc["newest_event"] > latest:  # an event the clock now leaves out was counted
+            return None
+        problems, hidden, values = doc["problems"], doc["hidden"], doc["rows"]
+        if not (_strings(problems) and _strings(hidden) and isinstance(values, list)):
+            return None
+        policy = repo.config.curator
+        if not _rows_ok(values):
+            return None
+        rows = [row_at(v, policy, now) for v in values]
+        return CachedRows(rows, problems, tuple(hidden))
+    except (KeyError, TypeError, ValueError, IndexError, CuratorError):
+        # CuratorError: a forged time --now judges against could not be read
+        return None
+
+
+def write_rows(repo: SkillsRepo, key: RowsKey, newest: str, cached: CachedRows) -> None:
+    """Keep `cached` under `key` (skipped when it cannot be written)."""
+    write_cache_json(
+        state_of(repo.store) / ROWS_CACHE,
+        {
+            "key": key.digest,
+            "fields": list(FIELDS),
+            "newest_event": newest,
+            "problems": cached.problems,
+            "hidden": list(cached.hidden),
+            "rows": [row_values(r) for r in cached.rows],
+        },
+    )
+
+
+def _add(digest: Any, label: bytes, data: bytes | None) -> None:
+    # Lengths as well as bytes: no two different sequences of parts digest alike.
+    size = b"-" if data is None else str(len(data)).encode()
+    digest.update(label + b" " + size + b"\0" + (data or b""))
+
+
+def _read_doc(path: Path) -> Any:
+    # Not through a link: a cache is this clone's own file, never another's.
+    try:
+        fd = open_regular(path, os.O_RDONLY)
+    except CuratorError:
+        return None
+    try:
+        with os.fdopen(fd, "rb") as file:
+            data = file.read()
+    except OSError:
+        return None
+    try:
+        return json.loads(data)
+    except JSON_READ_ERRORS:  # UnicodeDecodeError is a ValueError
+        return None
+
+
+def _strings(values: object) -> bool:
+    return isinstance(values, list) and set(map(type, values)) <= {str}
+
+
+# What each field's values may be, checked a column at a time (10,000 rows in milliseconds).
+_TYPES: dict[str, set[type]] = {
+    "str": {str},
+    "bool": {bool},
+    "int": {int},
+    "str | None": {str, type(None)},
+    "Mapping[str, int]": {dict},
+}
+# A field of a type not named above fails at import, so a new field cannot go unchecked.
+_COLUMN_TYPES = tuple(_TYPES[FIELD_TYPES[name]] for name in FIELDS)
+
+
+def _rows_ok(rows: list[Any]) -> bool:
+    """Whether every row is a list of FIELDS' values of the types SkillRow declares."""
+    if not rows:
+        return True
+    if set(map(type, rows)) != {list} or set(map(len, rows)) != {len(FIELDS)}:
+        return False
+    for column, types in zip(zip(*rows, strict=True), _COLUMN_TYPES, strict=True):
+        if not set(map(type, column)) <= types:
+            return False
+        if types == {int} and not (is_count(min(column)) and is_count(max(column))):
+            return False
+        if types == {dict} and not all(_counts(v) for v in column if v):
+            return False
+    return True
+
+
+def _counts(value: dict[Any, Any]) -> bool:
+    return all(type(k) is str and is_count(v) for k, v in value.items())
