@@ -18,7 +18,7 @@ def list_skills(
     with open_repo(start) as repo:
         loaded = load_kept_rows(repo, now)
         skills_dir = repo.config.skills_dir
-        nested = nested_notes(repo.store)
+        nested = nested_notes(repo.store, loaded.links)
     rows = [
         r
         for r in loaded.rows

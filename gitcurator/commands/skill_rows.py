@@ -12,6 +12,7 @@ from gitcurator.library import SkillsRepo
 from gitcurator.lifecycle.inventory import SkillRow
 from gitcurator.output import warning_line
 from gitcurator.skills.document import discover_skills
+from gitcurator.store.objects import GITLINK_MODE
 from gitcurator.telemetry import ledger
 from gitcurator.telemetry.records import UsageRecord
 from gitcurator.timeutil import CLOCK_SKEW, format_time, moment_of, utc_now
@@ -24,6 +25,7 @@ class LoadedRows:
     now: datetime
     records: Mapping[str, UsageRecord] = field(default_factory=dict)  # what the rows joined
     hidden: tuple[str, ...] = ()  # SKILL.md files left out under dot-folders (not skills)
+    links: tuple[str, ...] = ()  # HEAD's submodule links (nested repositories list warns of)
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -39,7 +41,8 @@ def load_rows(repo: SkillsRepo, now: str | None) -> LoadedRows:
     # One walk gives the skills and the files left out (list warns about those).
     found, hidden = discover_skills(entries, repo.config.skills_dir, repo.config.include)
     rows = skill_rows_at(repo, entries, loaded.records, moment, locations=found)
-    return LoadedRows(rows, loaded.problems, moment, loaded.records, tuple(hidden))
+    links = tuple(sorted(p for p, (_sha, mode) in entries.items() if mode == GITLINK_MODE))
+    return LoadedRows(rows, loaded.problems, moment, loaded.records, tuple(hidden), links)
 
 
 def load_kept_rows(repo: SkillsRepo, now: str | None) -> LoadedRows:
@@ -51,12 +54,12 @@ def load_kept_rows(repo: SkillsRepo, now: str | None) -> LoadedRows:
     latest = format_time(utc_now() + CLOCK_SKEW)
     kept = rows_cache.read_rows(repo, key, latest, moment)
     if kept is not None:
-        return LoadedRows(kept.rows, kept.problems, moment, {}, kept.hidden)
+        return LoadedRows(kept.rows, kept.problems, moment, {}, kept.hidden, kept.links)
     loaded = load_rows(repo, now)
     newest = rows_cache.newest_event(key)
     # Kept only when the key still holds (no record or flush meanwhile) and no pending event
     # was left out for its time (then the rows would depend on the clock).
     if newest <= latest and rows_cache.rows_key(repo) == key:
-        built = rows_cache.CachedRows(loaded.rows, loaded.problems, loaded.hidden)
+        built = rows_cache.CachedRows(loaded.rows, loaded.problems, loaded.hidden, loaded.links)
         rows_cache.write_rows(repo, key, newest, built)
-    return LoadedRows(loaded.rows, loaded.problems, moment, {}, loaded.hidden)
+    return LoadedRows(loaded.rows, loaded.problems, moment, {}, loaded.hidden, loaded.links)

@@ -16,8 +16,6 @@ A file that is missing, a link, damaged, of another format or shaped wrongly rea
 from __future__ import annotations
 
 import hashlib
-import json
-import os
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -25,7 +23,7 @@ from typing import Any
 
 from gitcurator import __version__
 from gitcurator.config import CONFIG_FILE
-from gitcurator.errors import JSON_READ_ERRORS, CuratorError
+from gitcurator.errors import CuratorError
 from gitcurator.json_values import is_count
 from gitcurator.library import SkillsRepo
 from gitcurator.lifecycle.inventory import FIELD_TYPES, FIELDS, SkillRow, row_at, row_values
@@ -33,7 +31,7 @@ from gitcurator.locks import notes_lock
 from gitcurator.statefiles import (
     JOURNAL,
     ROWS_CACHE,
-    open_regular,
+    read_cache_json,
     read_regular,
     write_cache_json,
 )
@@ -58,6 +56,7 @@ class CachedRows:
     rows: list[SkillRow]
     problems: list[str]  # records (or journal lines) that could not be read
     hidden: tuple[str, ...]  # SKILL.md files left out under dot-folders
+    links: tuple[str, ...]  # HEAD's submodule links
 
 
 def rows_key(repo: SkillsRepo) -> RowsKey:
@@ -94,20 +93,23 @@ def newest_event(key: RowsKey) -> str:
 def read_rows(repo: SkillsRepo, key: RowsKey, latest: str, now: datetime) -> CachedRows | None:
     """The rows kept under `key`, their states at `now`; None on any doubt (then rebuild).
     `latest` is the newest event time a reader takes now."""
-    doc = _read_doc(state_of(repo.store) / ROWS_CACHE)
+    doc = read_cache_json(state_of(repo.store) / ROWS_CACHE)
     try:
         if doc["key"] != key.digest or doc["fields"] != list(FIELDS):
             return None
         if doc["newest_event"] > latest:  # an event the clock now leaves out was counted
             return None
-        problems, hidden, values = doc["problems"], doc["hidden"], doc["rows"]
-        if not (_strings(problems) and _strings(hidden) and isinstance(values, list)):
+        problems, hidden, links = doc["problems"], doc["hidden"], doc["links"]
+        values = doc["rows"]
+        if not (_strings(problems) and _strings(hidden) and _strings(links)):
+            return None
+        if not isinstance(values, list):
             return None
         policy = repo.config.curator
         if not _rows_ok(values):
             return None
         rows = [row_at(v, policy, now) for v in values]
-        return CachedRows(rows, problems, tuple(hidden))
+        return CachedRows(rows, problems, tuple(hidden), tuple(links))
     except (KeyError, TypeError, ValueError, IndexError, CuratorError):
         # CuratorError: a forged time --now judges against could not be read
         return None
@@ -123,6 +125,7 @@ def write_rows(repo: SkillsRepo, key: RowsKey, newest: str, cached: CachedRows) 
             "newest_event": newest,
             "problems": cached.problems,
             "hidden": list(cached.hidden),
+            "links": list(cached.links),
             "rows": [row_values(r) for r in cached.rows],
         },
     )
@@ -132,23 +135,6 @@ def _add(digest: Any, label: bytes, data: bytes | None) -> None:
     # Lengths as well as bytes: no two different sequences of parts digest alike.
     size = b"-" if data is None else str(len(data)).encode()
     digest.update(label + b" " + size + b"\0" + (data or b""))
-
-
-def _read_doc(path: Path) -> Any:
-    # Not through a link: a cache is this clone's own file, never another's.
-    try:
-        fd = open_regular(path, os.O_RDONLY)
-    except CuratorError:
-        return None
-    try:
-        with os.fdopen(fd, "rb") as file:
-            data = file.read()
-    except OSError:
-        return None
-    try:
-        return json.loads(data)
-    except JSON_READ_ERRORS:  # UnicodeDecodeError is a ValueError
-        return None
 
 
 def _strings(values: object) -> bool:
