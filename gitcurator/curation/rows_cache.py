@@ -23,10 +23,16 @@ from typing import Any
 
 from gitcurator import __version__
 from gitcurator.config import CONFIG_FILE
-from gitcurator.errors import CuratorError
 from gitcurator.json_values import is_count
 from gitcurator.library import SkillsRepo
-from gitcurator.lifecycle.inventory import FIELD_TYPES, FIELDS, SkillRow, row_at, row_values
+from gitcurator.lifecycle.inventory import (
+    FIELD_TYPES,
+    FIELDS,
+    SkillRow,
+    idle_anchor,
+    row_values,
+    rows_at,
+)
 from gitcurator.locks import notes_lock
 from gitcurator.statefiles import (
     JOURNAL,
@@ -40,7 +46,7 @@ from gitcurator.telemetry import journal
 from gitcurator.telemetry.ledger import state_of
 
 # Raise when what a row is computed from changes without a field of SkillRow changing.
-ROWS_FORMAT = 1
+ROWS_FORMAT = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,18 +106,14 @@ def read_rows(repo: SkillsRepo, key: RowsKey, latest: str, now: datetime) -> Cac
         if doc["newest_event"] > latest:  # an event the clock now leaves out was counted
             return None
         problems, hidden, links = doc["problems"], doc["hidden"], doc["links"]
-        values = doc["rows"]
+        values, anchors = doc["rows"], doc["anchors"]
         if not (_strings(problems) and _strings(hidden) and _strings(links)):
             return None
-        if not isinstance(values, list):
+        if not (isinstance(values, list) and _rows_ok(values) and _anchors_ok(anchors, values)):
             return None
-        policy = repo.config.curator
-        if not _rows_ok(values):
-            return None
-        rows = [row_at(v, policy, now) for v in values]
+        rows = rows_at(values, anchors, repo.config.curator, now)
         return CachedRows(rows, problems, tuple(hidden), tuple(links))
-    except (KeyError, TypeError, ValueError, IndexError, CuratorError):
-        # CuratorError: a forged time --now judges against could not be read
+    except (KeyError, TypeError, ValueError, IndexError, OverflowError):
         return None
 
 
@@ -127,6 +129,7 @@ def write_rows(repo: SkillsRepo, key: RowsKey, newest: str, cached: CachedRows) 
             "hidden": list(cached.hidden),
             "links": list(cached.links),
             "rows": [row_values(r) for r in cached.rows],
+            "anchors": [idle_anchor(r) for r in cached.rows],
         },
     )
 
@@ -167,6 +170,14 @@ def _rows_ok(rows: list[Any]) -> bool:
         if types == {dict} and not all(_counts(v) for v in column if v):
             return False
     return True
+
+
+def _anchors_ok(anchors: object, rows: list[Any]) -> bool:
+    """One anchor a row: an int (microseconds from the epoch) or None."""
+    if not (isinstance(anchors, list) and len(anchors) == len(rows)):
+        return False
+    present = [a for a in anchors if a is not None]
+    return set(map(type, present)) <= {int}
 
 
 def _counts(value: dict[Any, Any]) -> bool:

@@ -5,18 +5,26 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from operator import attrgetter
 from typing import Any
 
 from gitcurator.config import CuratorPolicy
-from gitcurator.lifecycle.rules import ARCHIVED, is_curated, is_protected, last_activity, state_of
+from gitcurator.lifecycle.rules import (
+    ACTIVE,
+    ARCHIVED,
+    STALE,
+    is_curated,
+    is_protected,
+    last_activity,
+    state_of,
+)
 from gitcurator.lifecycle.skill_history import EMPTY, SkillHistory
 from gitcurator.skills.document import SkillLocation
 from gitcurator.skills.identity import identity
 from gitcurator.telemetry import sources
 from gitcurator.telemetry.records import Imported, UsageRecord
-from gitcurator.timeutil import latest
+from gitcurator.timeutil import latest, parse_time
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,23 +140,46 @@ row_values = attrgetter(*FIELDS)  # a row's fields in FIELDS order, in one C cal
 _STATE = FIELDS.index("state")
 
 
-def row_at(values: Sequence[Any], policy: CuratorPolicy, now: datetime) -> SkillRow:
-    """The row whose fields are `values` (row_values of a row built at another moment), its
-    state judged again at `now`: the only part of a row that moves with the clock."""
-    row = SkillRow(*values)
-    state = state_of(
-        archived=row.state == ARCHIVED,  # state_of says archived exactly when the skill is
-        managed=_managed(row.curated, row.pinned, row.protected),
-        last_activity_at=row.last_activity_at,
-        created_at=row.created_at,
-        policy=policy,
-        now=now,
-    )
-    if state == row.state:
-        return row
-    moved = list(values)
-    moved[_STATE] = state
-    return SkillRow(*moved)
+def idle_anchor(row: SkillRow) -> int | None:
+    """Microseconds from the epoch to the moment the row's idleness counts from (last
+    activity, else creation) when its state moves with the clock, else None (archived, not
+    managed, or no moment known): with it rows_at judges the state without parsing a time."""
+    if row.state == ARCHIVED or not _managed(row.curated, row.pinned, row.protected):
+        return None
+    anchor = row.last_activity_at or row.created_at
+    return None if anchor is None else (parse_time(anchor) - _EPOCH) // _MICROSECOND
+
+
+def rows_at(
+    kept: Sequence[Sequence[Any]],
+    anchors: Sequence[int | None],
+    policy: CuratorPolicy,
+    now: datetime,
+) -> list[SkillRow]:
+    """The rows whose fields are `kept` (row_values of rows built at another moment), each
+    state judged again at `now` from its idle_anchor: what state_of says, computed in exact
+    integer microseconds as its timedelta division does."""
+    now_us = (now - _EPOCH) // _MICROSECOND
+    after = policy.stale_after_days
+    rows = []
+    for values, anchor in zip(kept, anchors, strict=True):
+        was = values[_STATE]
+        if anchor is None:
+            state = ARCHIVED if was == ARCHIVED else ACTIVE
+        else:
+            state = STALE if (now_us - anchor) / _DAY_US > after else ACTIVE
+        if state == was:
+            rows.append(SkillRow(*values))
+        else:
+            moved = list(values)
+            moved[_STATE] = state
+            rows.append(SkillRow(*moved))
+    return rows
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
+_DAY_US = 86_400_000_000
 
 
 @dataclass(frozen=True, slots=True)

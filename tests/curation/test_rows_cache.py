@@ -82,9 +82,10 @@ def _forge(repo: Path, edit: str) -> Path:
         row[uses] = True
     elif edit == "a field short":
         row.pop()
-    elif edit == "a time --now cannot read":
-        row[FIELDS.index("last_activity_at")] = "yesterday"
-        row[FIELDS.index("curated")] = True
+    elif edit == "an idle anchor that is no time":
+        doc["anchors"][0] = "yesterday"
+    elif edit == "an anchor short":
+        doc["anchors"].pop()
     elif edit == "sources of the wrong shape":
         row[FIELDS.index("sources")] = {"cli": -1}
     else:
@@ -104,7 +105,8 @@ def _forge(repo: Path, edit: str) -> Path:
         "a count that is no count",
         "a bool where a count belongs",
         "a field short",
-        "a time --now cannot read",
+        "an idle anchor that is no time",
+        "an anchor short",
         "sources of the wrong shape",
         "a link to a well-formed file",
     ],
