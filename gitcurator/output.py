@@ -31,6 +31,14 @@ class Result:
     notes: tuple[str, ...] = field(default=())  # warnings and hints, on stderr in both modes
 
 
+@dataclass(frozen=True, slots=True)
+class JsonText:
+    """A document already encoded as emit_json encodes one for a pipe (json.dumps, no
+    indent, ensure_ascii off): written as it is there, decoded and indented at a terminal."""
+
+    text: str
+
+
 def warning_line(message: str) -> str:
     """The note that warns about `message`."""
     return f"gitcurator: warning: {message}"
@@ -121,7 +129,11 @@ def emit_json(doc: object) -> None:
     """Write one JSON document to stdout: indented for a person at a terminal, compact for a
     pipe (json's C encoder only runs without indent; 10,000 rows take 1 s indented)."""
     indent = 2 if sys.stdout.isatty() else None
-    text = json.dumps(doc, indent=indent, ensure_ascii=False)
+    if isinstance(doc, JsonText) and indent is None:
+        text = doc.text
+    else:
+        doc = json.loads(doc.text) if isinstance(doc, JsonText) else doc
+        text = json.dumps(doc, indent=indent, ensure_ascii=False)
     # A file name that is not UTF-8 arrives as lone surrogates (os.fsdecode): written raw they
     # would make the document invalid UTF-8. C1 controls and bidirectional overrides in a
     # skill's name would reorder or rewrite what a person running `--json | less` sees. As

@@ -26,6 +26,8 @@ class LoadedRows:
     records: Mapping[str, UsageRecord] = field(default_factory=dict)  # what the rows joined
     hidden: tuple[str, ...] = ()  # SKILL.md files left out under dot-folders (not skills)
     links: tuple[str, ...] = ()  # HEAD's submodule links (nested repositories list warns of)
+    # Each row's JSON text split around its state, when the rows cache kept them
+    texts: tuple[tuple[str, str], ...] | None = None
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -54,7 +56,7 @@ def load_kept_rows(repo: SkillsRepo, now: str | None) -> LoadedRows:
     latest = format_time(utc_now() + CLOCK_SKEW)
     kept = rows_cache.read_rows(repo, key, latest, moment)
     if kept is not None:
-        return LoadedRows(kept.rows, kept.problems, moment, {}, kept.hidden, kept.links)
+        return LoadedRows(kept.rows, kept.problems, moment, {}, kept.hidden, kept.links, kept.texts)
     loaded = load_rows(repo, now)
     newest = rows_cache.newest_event(key)
     # Kept only when the key still holds (no record or flush meanwhile) and no pending event

@@ -29,6 +29,7 @@ from gitcurator.lifecycle.inventory import (
     FIELD_TYPES,
     FIELDS,
     SkillRow,
+    encoded_parts,
     idle_anchor,
     row_values,
     rows_at,
@@ -46,7 +47,7 @@ from gitcurator.telemetry import journal
 from gitcurator.telemetry.ledger import state_of
 
 # Raise when what a row is computed from changes without a field of SkillRow changing.
-ROWS_FORMAT = 2
+ROWS_FORMAT = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +64,8 @@ class CachedRows:
     problems: list[str]  # records (or journal lines) that could not be read
     hidden: tuple[str, ...]  # SKILL.md files left out under dot-folders
     links: tuple[str, ...]  # HEAD's submodule links
+    # Each row's JSON text split around its state (inventory.encoded_parts), when kept
+    texts: tuple[tuple[str, str], ...] | None = None
 
 
 def rows_key(repo: SkillsRepo) -> RowsKey:
@@ -111,14 +114,19 @@ def read_rows(repo: SkillsRepo, key: RowsKey, latest: str, now: datetime) -> Cac
             return None
         if not (isinstance(values, list) and _rows_ok(values) and _anchors_ok(anchors, values)):
             return None
+        texts = doc["texts"]
+        if texts is not None and not _texts_ok(texts, values):
+            return None
         rows = rows_at(values, anchors, repo.config.curator, now)
-        return CachedRows(rows, problems, tuple(hidden), tuple(links))
+        kept = None if texts is None else tuple(map(tuple, texts))
+        return CachedRows(rows, problems, tuple(hidden), tuple(links), kept)
     except (KeyError, TypeError, ValueError, IndexError, OverflowError):
         return None
 
 
 def write_rows(repo: SkillsRepo, key: RowsKey, newest: str, cached: CachedRows) -> None:
     """Keep `cached` under `key` (skipped when it cannot be written)."""
+    texts = [encoded_parts(r) for r in cached.rows]
     write_cache_json(
         state_of(repo.store) / ROWS_CACHE,
         {
@@ -130,6 +138,7 @@ def write_rows(repo: SkillsRepo, key: RowsKey, newest: str, cached: CachedRows) 
             "links": list(cached.links),
             "rows": [row_values(r) for r in cached.rows],
             "anchors": [idle_anchor(r) for r in cached.rows],
+            "texts": None if None in texts else texts,
         },
     )
 
@@ -178,6 +187,17 @@ def _anchors_ok(anchors: object, rows: list[Any]) -> bool:
         return False
     present = [a for a in anchors if a is not None]
     return set(map(type, present)) <= {int}
+
+
+def _texts_ok(texts: object, rows: list[Any]) -> bool:
+    """One [head, tail] pair of strings a row."""
+    return (
+        isinstance(texts, list)
+        and len(texts) == len(rows)
+        and set(map(type, texts)) <= {list}
+        and set(map(len, texts)) <= {2}
+        and all(type(h) is str and type(t) is str for h, t in texts)
+    )
 
 
 def _counts(value: dict[Any, Any]) -> bool:

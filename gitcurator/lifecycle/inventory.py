@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
@@ -138,6 +139,19 @@ FIELDS = tuple(f.name for f in fields(SkillRow))
 FIELD_TYPES = {f.name: str(f.type) for f in fields(SkillRow)}  # annotations, as text
 row_values = attrgetter(*FIELDS)  # a row's fields in FIELDS order, in one C call
 _STATE = FIELDS.index("state")
+
+
+def encoded_parts(row: SkillRow) -> tuple[str, str] | None:
+    """json.dumps(row.to_json(), ensure_ascii=False) split around the state's value: the
+    row's text at any state that leaves it archived (or not) is parts[0] + the state as a JSON
+    string + parts[1]. None if the text does not begin as to_json orders its fields."""
+    text = json.dumps(row.to_json(), ensure_ascii=False)
+    name, path = (json.dumps(v, ensure_ascii=False) for v in (row.name, row.path))
+    head = f'{{"name": {name}, "path": {path}, "state": '
+    value = json.dumps(row.state)
+    if not text.startswith(head + value):
+        return None
+    return head, text[len(head) + len(value) :]
 
 
 def idle_anchor(row: SkillRow) -> int | None:

@@ -9,7 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from support.repos import run_cli
+from support.repos import git, run_cli, run_process
 
 from gitcurator import statefiles
 from gitcurator.commands import skill_rows
@@ -136,3 +136,16 @@ def test_a_read_only_state_folder_gives_the_same_rows(used: Path) -> None:
         assert not (_state(used) / statefiles.ROWS_CACHE).exists() or os.geteuid() == 0
     finally:
         _state(used).chmod(0o755)
+
+
+def test_list_json_from_kept_texts_is_byte_for_byte_a_cold_run(used: Path) -> None:
+    (used / ".archive").mkdir()
+    git("mv", "devops/docker-build", ".archive/docker-build", cwd=used)
+    git("commit", "-qm", "archived by plain git", cwd=used)
+    args = ("list", "--json", "--now", "2031-01-01T00:00:00Z", "-C", str(used))
+    cold = run_process(*args)
+    warm = run_process(*args)  # the kept rows, their texts joined
+    assert cold.returncode == warm.returncode == 0
+    assert warm.stdout == cold.stdout and warm.stderr == cold.stderr
+    with open_repo(used) as opened:
+        assert load_kept_rows(opened, None).texts is not None
