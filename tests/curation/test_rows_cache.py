@@ -9,7 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from support.repos import git, run_cli, run_process
+from support.repos import git, run_cli, run_process, write_skill
 
 from gitcurator import statefiles
 from gitcurator.commands import skill_rows
@@ -149,3 +149,19 @@ def test_list_json_from_kept_texts_is_byte_for_byte_a_cold_run(used: Path) -> No
     assert warm.stdout == cold.stdout and warm.stderr == cold.stderr
     with open_repo(used) as opened:
         assert load_kept_rows(opened, None).texts is not None
+
+
+def test_status_from_kept_rows_is_a_cold_run_after_plain_git_moves(used: Path) -> None:
+    args = ("status", "--json", "--now", "2031-01-01T00:00:00Z", "-C", str(used))
+    assert run_process(*args).returncode == 0  # rows kept for this HEAD
+    write_skill(used, "coding/new-skill")
+    git("add", "-A", cwd=used)
+    git("commit", "-qm", "a skill added by plain git", cwd=used)
+    assert run_process("record", "use", "new-skill", "-C", str(used)).returncode == 0
+    warm = run_process(*args)
+    for path in _state(used).iterdir():
+        if path.name.endswith(".json") and path.is_file():
+            path.unlink()  # every cache: what a cold run starts from
+    cold = run_process(*args)
+    assert json.loads(warm.stdout)["skills"] == 4
+    assert (warm.returncode, warm.stdout, warm.stderr) == (0, cold.stdout, cold.stderr)
