@@ -12,10 +12,9 @@ from gitcurator.library import SkillsRepo
 from gitcurator.lifecycle.inventory import SkillRow
 from gitcurator.output import warning_line
 from gitcurator.skills.document import discover_skills
-from gitcurator.store.objects import GITLINK_MODE
 from gitcurator.telemetry import ledger
 from gitcurator.telemetry.records import UsageRecord
-from gitcurator.timeutil import CLOCK_SKEW, format_time, moment_of, utc_now
+from gitcurator.timeutil import moment_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +42,7 @@ def load_rows(repo: SkillsRepo, now: str | None) -> LoadedRows:
     # One walk gives the skills and the files left out (list warns about those).
     found, hidden = discover_skills(entries, repo.config.skills_dir, repo.config.include)
     rows = skill_rows_at(repo, entries, loaded.records, moment, locations=found)
-    links = tuple(sorted(p for p, (_sha, mode) in entries.items() if mode == GITLINK_MODE))
+    links = rows_cache.links_of(entries)
     return LoadedRows(rows, loaded.problems, moment, loaded.records, tuple(hidden), links)
 
 
@@ -52,16 +51,12 @@ def load_kept_rows(repo: SkillsRepo, now: str | None) -> LoadedRows:
     they are computed from moved: what `list` and `status` show."""
     moment = moment_of(now)
     key = rows_cache.rows_key(repo)
-    # What ledger.load takes as the newest event time: the rows hold only events before it.
-    latest = format_time(utc_now() + CLOCK_SKEW)
+    # The rows hold only events up to the time a reader takes: one later is left out.
+    latest = rows_cache.reader_latest()
     kept = rows_cache.read_rows(repo, key, latest, moment)
     if kept is not None:
         return LoadedRows(kept.rows, kept.problems, moment, {}, kept.hidden, kept.links, kept.texts)
     loaded = load_rows(repo, now)
-    newest = rows_cache.newest_event(key)
-    # Kept only when the key still holds (no record or flush meanwhile) and no pending event
-    # was left out for its time (then the rows would depend on the clock).
-    if newest <= latest and rows_cache.rows_key(repo) == key:
-        built = rows_cache.CachedRows(loaded.rows, loaded.problems, loaded.hidden, loaded.links)
-        rows_cache.write_rows(repo, key, newest, built)
+    built = rows_cache.CachedRows(loaded.rows, loaded.problems, loaded.hidden, loaded.links)
+    rows_cache.keep(repo, key, latest, built)
     return LoadedRows(loaded.rows, loaded.problems, moment, {}, loaded.hidden, loaded.links)

@@ -16,6 +16,7 @@ A file that is missing, a link, damaged, of another format or shaped wrongly rea
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -42,9 +43,12 @@ from gitcurator.statefiles import (
     read_regular,
     write_cache_json,
 )
+from gitcurator.store import ObjectID
 from gitcurator.store.notes import notes_commit
+from gitcurator.store.objects import GITLINK_MODE
 from gitcurator.telemetry import journal
 from gitcurator.telemetry.ledger import state_of
+from gitcurator.timeutil import CLOCK_SKEW, format_time, utc_now
 
 # Raise when what a row is computed from changes without a field of SkillRow changing.
 ROWS_FORMAT = 3
@@ -56,6 +60,7 @@ class RowsKey:
 
     digest: str
     pending: tuple[Path, ...]  # the journal and the segments whose bytes are in the digest
+    commit: ObjectID | None = None  # the commit whose rows they are
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,8 +73,9 @@ class CachedRows:
     texts: tuple[tuple[str, str], ...] | None = None
 
 
-def rows_key(repo: SkillsRepo) -> RowsKey:
-    """The digest of everything a skill's rows are computed from, except the clock."""
+def rows_key(repo: SkillsRepo, commit: ObjectID | None = None) -> RowsKey:
+    """The digest of everything a skill's rows are computed from, except the clock: the rows
+    of `commit`'s tree and history (default HEAD)."""
     store = repo.store
     state = state_of(store)
     common = Path(store.repo.commondir())
@@ -77,7 +83,8 @@ def rows_key(repo: SkillsRepo) -> RowsKey:
     # The shared lock: a flush moves events from the journal into a notes commit, and the
     # key must not see the one without the other.
     with notes_lock(state, shared=True):
-        head, notes = store.head_commit(), notes_commit(store)
+        head = store.head_commit() if commit is None else commit
+        notes = notes_commit(store)
         segments = journal.segment_files(state)
         pending = (*segments, state / JOURNAL)
         parts = [read_regular(p) for p in pending]
@@ -91,7 +98,26 @@ def rows_key(repo: SkillsRepo) -> RowsKey:
         *zip(names, parts, strict=True),
     ):
         _add(digest, label.encode(), data)
-    return RowsKey(digest.hexdigest(), pending)
+    return RowsKey(digest.hexdigest(), pending, head)
+
+
+def reader_latest() -> str:
+    """The newest event time a reader of the records takes now (as ledger.load does)."""
+    return format_time(utc_now() + CLOCK_SKEW)
+
+
+def links_of(entries: Mapping[str, tuple[ObjectID, int]]) -> tuple[str, ...]:
+    """The submodule links (mode 160000) among a tree's `entries`, sorted."""
+    return tuple(sorted(p for p, (_sha, mode) in entries.items() if mode == GITLINK_MODE))
+
+
+def keep(repo: SkillsRepo, key: RowsKey, latest: str, built: CachedRows) -> None:
+    """Keep rows built from what `key` names, unless a pending event was left out for its
+    time (after `latest`: then they depend on the clock) or the key no longer holds (a record
+    or a flush landed while they were built)."""
+    newest = newest_event(key)
+    if newest <= latest and rows_key(repo, key.commit) == key:
+        write_rows(repo, key, newest, built)
 
 
 def newest_event(key: RowsKey) -> str:

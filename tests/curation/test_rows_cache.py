@@ -12,8 +12,8 @@ import pytest
 from support.repos import git, run_cli, run_process, write_skill
 
 from gitcurator import statefiles
-from gitcurator.commands import skill_rows
 from gitcurator.commands.skill_rows import load_kept_rows, load_rows
+from gitcurator.curation import rows_cache
 from gitcurator.library import open_repo
 from gitcurator.lifecycle.inventory import FIELDS
 from gitcurator.telemetry import journal, ledger
@@ -62,7 +62,7 @@ def test_an_event_dated_past_the_clock_is_counted_once_the_clock_passes_it(
     assert _uses(_kept(used), "pdf-extract") == 1  # a reader leaves it out meanwhile
     later = ahead + timedelta(days=2)
     monkeypatch.setattr(ledger, "utc_now", lambda: later)
-    monkeypatch.setattr(skill_rows, "utc_now", lambda: later)
+    monkeypatch.setattr(rows_cache, "utc_now", lambda: later)
     assert _uses(_kept(used), "pdf-extract") == 2
     assert _kept(used) == _fresh(used)
     monkeypatch.undo()  # the clock set back: the rows kept at `later` counted it
@@ -165,3 +165,23 @@ def test_status_from_kept_rows_is_a_cold_run_after_plain_git_moves(used: Path) -
     cold = run_process(*args)
     assert json.loads(warm.stdout)["skills"] == 4
     assert (warm.returncode, warm.stdout, warm.stderr) == (0, cold.stdout, cold.stderr)
+
+
+def test_a_dry_run_from_kept_rows_is_a_cold_dry_run(used: Path) -> None:
+    r = str(used)
+    assert run_process("track", "pdf-extract", "--origin", "agent", "-C", r).returncode == 0
+    args = ("run", "--dry-run", "--json", "--now", "2031-01-01T00:00:00Z", "-C", r)
+    assert run_process("list", "--json", "--now", "2026-01-01T00:00:00Z", "-C", r).returncode == 0
+    assert run_process("record", "use", "pdf-extract", "-C", r).returncode == 0
+    write_skill(used, "coding/new-skill")
+    git("add", "-A", cwd=used)
+    git("commit", "-qm", "a skill added by plain git", cwd=used)
+    first = run_process(*args)  # builds and keeps the rows at the tip
+    warm = run_process(*args)  # reads them
+    for path in _state(used).iterdir():
+        if path.name.endswith(".json") and path.is_file():
+            path.unlink()
+    cold = run_process(*args)
+    assert first.returncode == warm.returncode == cold.returncode == 0, cold.stderr
+    assert warm.stdout == cold.stdout == first.stdout
+    assert '"pdf-extract"' in warm.stdout  # stale at 2031: the plan names it
