@@ -1,14 +1,17 @@
-"""Every skill's row kept for what it was computed from (`statefiles.ROWS_CACHE`), so `list`
-and `status` need not decode 10,000 records and fold the history again when nothing moved.
+"""Every skill's row kept for what it was computed from (`statefiles.ROWS_CACHE`), so `list`,
+`status` and a pass's load need not decode 10,000 records and fold the history again when
+nothing moved.
 
-The key is content: HEAD's commit (its tree and the history the rows fold), the notes
-commit, the bytes of the journal and of every segment (events not yet flushed), the config
-file's bytes, git's shallow and grafts files (they change the history a walk sees), and
-gitcurator's version with this file's format. Only the state moves with the clock: it is
-judged again at `now` for every row read (`inventory.row_at`). A pending event dated after
-the clock a reader allows (`ledger.load` leaves such events out meanwhile) makes the rows
-depend on that clock, so they are kept only when every pending event is in the past, and
-used only while it still is.
+The key is content: the commit whose tree and history the rows fold (HEAD, or the default
+branch's tip for a pass), the notes commit, the bytes of the journal and of every segment
+(events not yet flushed), the config file's bytes, git's shallow and grafts files (they
+change the history a walk sees), and gitcurator's version with this file's format. Only the
+state moves with the clock: it is judged again at `now` for every row read, from each row's
+idle anchor (`inventory.rows_at`). A pending event dated after the clock a reader allows
+(`ledger.load` leaves such events out meanwhile) makes the rows depend on that clock, so they
+are kept only when every pending event is in the past, and used only while it still is.
+Beside the rows: HEAD's submodule links and the SKILL.md files left out (list's warnings),
+and each row's JSON text split around its state (`list --json` joins them).
 
 A file that is missing, a link, damaged, of another format or shaped wrongly reads as a miss.
 """
