@@ -215,16 +215,20 @@ def read_json(path: Path) -> Any:
         return None
 
 
-def read_cache_json(path: Path) -> Any:
+def read_cache_json(path: Path, opening: bytes = b"") -> Any:
     """The JSON document of the cache `path`, or None if it is missing, not JSON, a link (a
-    cache is this clone's own file, never another's) or not a regular file."""
+    cache is this clone's own file, never another's), not a regular file, or does not begin
+    with `opening` (a key written first: another key's document is not parsed)."""
     try:
         fd = open_regular(path, os.O_RDONLY)
     except StateFileError:
         return None
     try:
         with os.fdopen(fd, "rb") as file:
-            data = file.read()
+            data = file.read(len(opening))
+            if data != opening:
+                return None
+            data += file.read()
     except OSError:
         return None
     try:

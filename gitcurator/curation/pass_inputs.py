@@ -26,7 +26,7 @@ from gitcurator.lifecycle.catalogue_cost import Described
 from gitcurator.lifecycle.inventory import SkillRow
 from gitcurator.progress import NO_PROGRESS, Progress
 from gitcurator.references.graph import ReferenceGraph
-from gitcurator.skills.document import SkillLocation, discover_skills
+from gitcurator.skills.document import SkillLocation, find_skills
 from gitcurator.store import ObjectID, Store, branches, commits
 from gitcurator.telemetry import ledger
 
@@ -90,22 +90,19 @@ def _rows_at_tip(
     repo: SkillsRepo, tip: ObjectID, entries: Mapping[str, tuple[ObjectID, int]], now: datetime
 ) -> tuple[list[SkillRow], ledger.Loaded, list[SkillLocation]]:
     """Every skill's row at `tip`, the records and the skills' locations: the rows from the
-    rows cache `list` keeps too, when what they are computed from did not move."""
+    rows cache `list` and `status` keep, when what they are computed from did not move. A
+    pass keeps none itself: it writes the notes next, so they would be out of date at once."""
     config = repo.config
     key = rows_cache.rows_key(repo, tip)
     latest = rows_cache.reader_latest()
     loaded = ledger.load(repo.store)
-    locations, hidden = discover_skills(entries, config.skills_dir, config.include)
+    locations = find_skills(entries, config.skills_dir, config.include)
     # The kept rows hold the records just loaded only if nothing moved while they loaded.
     if rows_cache.rows_key(repo, tip) == key:
         kept = rows_cache.read_rows(repo, key, latest, now)
         if kept is not None:
             return kept.rows, loaded, locations
     rows = skill_rows_at(repo, entries, loaded.records, now, head=tip, locations=locations)
-    links = rows_cache.links_of(entries)
-    rows_cache.keep(
-        repo, key, latest, rows_cache.CachedRows(rows, loaded.problems, tuple(hidden), links)
-    )
     return rows, loaded, locations
 
 

@@ -131,7 +131,9 @@ def newest_event(key: RowsKey) -> str:
 def read_rows(repo: SkillsRepo, key: RowsKey, latest: str, now: datetime) -> CachedRows | None:
     """The rows kept under `key`, their states at `now`; None on any doubt (then rebuild).
     `latest` is the newest event time a reader takes now."""
-    doc = read_cache_json(state_of(repo.store) / ROWS_CACHE)
+    # The key opens the file (write_rows puts it first): another key's 4 MB is not parsed.
+    opening = b'{"key":"' + key.digest.encode() + b'"'
+    doc = read_cache_json(state_of(repo.store) / ROWS_CACHE, opening)
     try:
         if doc["key"] != key.digest or doc["fields"] != list(FIELDS):
             return None

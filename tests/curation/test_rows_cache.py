@@ -176,8 +176,12 @@ def test_a_dry_run_from_kept_rows_is_a_cold_dry_run(used: Path) -> None:
     write_skill(used, "coding/new-skill")
     git("add", "-A", cwd=used)
     git("commit", "-qm", "a skill added by plain git", cwd=used)
-    first = run_process(*args)  # builds and keeps the rows at the tip
-    warm = run_process(*args)  # reads them
+    assert run_process("status", "-C", r).returncode == 0  # keeps the rows at the tip
+    with open_repo(used) as opened:
+        key = rows_cache.rows_key(opened, opened.store.head_commit())
+        assert rows_cache.read_rows(opened, key, rows_cache.reader_latest(), utc_now())
+    first = run_process(*args)
+    warm = run_process(*args)  # a dry run keeps nothing: both read the rows status kept
     for path in _state(used).iterdir():
         if path.name.endswith(".json") and path.is_file():
             path.unlink()
