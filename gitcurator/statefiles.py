@@ -46,7 +46,10 @@ REPORT_HTML = "report.html"
 
 # Caches, rebuilt when missing or damaged.
 RECORDS_CACHE = "records-cache.json"  # usage records of one notes commit
-HISTORY_CACHE = "history-cache.json"  # commits walked, with the paths each changed
+HISTORY_CACHE = "history-cache.json"
+# Every skill's row for HEAD, the notes, the pending events and the config it was computed
+# from, its state judged again at each reading (curation/rows_cache): `list` and `status`.
+ROWS_CACHE = "rows-cache.json"  # commits walked, with the paths each changed
 TREE_CACHE = "tree-cache.json"  # the file listing of the last tree asked for
 # HEAD's SKILL.md files and their `name:`s, for the tree it names (telemetry.names_index)
 NAMES_INDEX = "names-index.json"
@@ -54,6 +57,9 @@ NAMES_INDEX = "names-index.json"
 NAMES_BUILT = "names-built.json"
 ABSORBED_NAMES = "absorbed-names.json"  # absorbed name -> umbrella, for the notes commit it names
 INDEX_LINKS_CACHE = "index-links.json"  # the index's submodule links, keyed by its checksum
+# Each work-tree folder's stat data and what the nested-repository walk took from its listing
+# (store/nested_walk): a folder whose stat data did not move is not listed again.
+NESTED_WALK = "nested-walk.json"
 # `name:SKILL.md blob` -> [description key, packed words] of the skills at HEAD: what the
 # near-duplicate guard compares a new skill with, kept so a commit does not re-read and
 # re-tokenise every SKILL.md (seconds at 10,000 skills). Content-addressed: never stale.
@@ -206,6 +212,28 @@ def read_json(path: Path) -> Any:
     try:
         return json.loads(data.decode("utf-8"))
     except JSON_READ_ERRORS:
+        return None
+
+
+def read_cache_json(path: Path, opening: bytes = b"") -> Any:
+    """The JSON document of the cache `path`, or None if it is missing, not JSON, a link (a
+    cache is this clone's own file, never another's), not a regular file, or does not begin
+    with `opening` (a key written first: another key's document is not parsed)."""
+    try:
+        fd = open_regular(path, os.O_RDONLY)
+    except StateFileError:
+        return None
+    try:
+        with os.fdopen(fd, "rb") as file:
+            data = file.read(len(opening))
+            if data != opening:
+                return None
+            data += file.read()
+    except OSError:
+        return None
+    try:
+        return json.loads(data)
+    except JSON_READ_ERRORS:  # UnicodeDecodeError is a ValueError
         return None
 
 

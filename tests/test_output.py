@@ -7,7 +7,16 @@ import os
 
 import pytest
 
-from gitcurator.output import Progress, Result, emit, emit_json, failed, printable, warning_line
+from gitcurator.output import (
+    JsonText,
+    Progress,
+    Result,
+    emit,
+    emit_json,
+    failed,
+    printable,
+    warning_line,
+)
 
 
 def test_notes_go_to_stderr_and_the_text_to_stdout(capsys: pytest.CaptureFixture[str]) -> None:
@@ -103,3 +112,19 @@ def test_json_escapes_characters_that_reorder_or_rewrite_a_screen(
     assert char not in out
     assert f"\\u{ord(char):04x}" in out
     assert json.loads(out) == {"name": name}
+
+
+@pytest.mark.parametrize("terminal", [False, True])
+@pytest.mark.parametrize(
+    "doc", [[], [{"name": "café", "n": 1, "x": None}], [{"path": os.fsdecode(b"\xe9") + "\u202e"}]]
+)
+def test_an_encoded_document_is_written_as_the_document_would_be(
+    doc: object, terminal: bool, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: terminal)
+    emit_json(doc)
+    expected = capsys.readouterr().out
+    emit_json(JsonText(json.dumps(doc, ensure_ascii=False)))
+    assert capsys.readouterr().out == expected

@@ -3,7 +3,7 @@ curated: SKILL.md files under dot-folders, and folders that are repositories of 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from gitcurator.output import warning_line
 from gitcurator.render import hidden_skills_note
@@ -16,9 +16,10 @@ def hidden_notes(hidden: Sequence[str], skills_dir: str) -> tuple[str, ...]:
     return (warning_line(note),) if note else ()
 
 
-def nested_notes(store: Store) -> tuple[str, ...]:
-    """A warning per folder no commit can hold because it is a repository of its own."""
-    folders = store.nested_repositories()
+def nested_notes(store: Store, head_links: Iterable[str] | None = None) -> tuple[str, ...]:
+    """A warning per folder no commit can hold because it is a repository of its own
+    (`head_links`: HEAD's submodule links, when the caller has them: no tree read)."""
+    folders = store.nested_repositories(head_links)
     if not folders:
         return ()
     # Only now: the findings' module brings the skill checks and their regular expressions.

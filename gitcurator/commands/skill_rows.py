@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from gitcurator.curation import rows_cache
 from gitcurator.curation.skill_rows import skill_rows_at
 from gitcurator.library import SkillsRepo
 from gitcurator.lifecycle.inventory import SkillRow
@@ -23,6 +24,9 @@ class LoadedRows:
     now: datetime
     records: Mapping[str, UsageRecord] = field(default_factory=dict)  # what the rows joined
     hidden: tuple[str, ...] = ()  # SKILL.md files left out under dot-folders (not skills)
+    links: tuple[str, ...] = ()  # HEAD's submodule links (nested repositories list warns of)
+    # Each row's JSON text split around its state, when the rows cache kept them
+    texts: tuple[tuple[str, str], ...] | None = None
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -38,4 +42,21 @@ def load_rows(repo: SkillsRepo, now: str | None) -> LoadedRows:
     # One walk gives the skills and the files left out (list warns about those).
     found, hidden = discover_skills(entries, repo.config.skills_dir, repo.config.include)
     rows = skill_rows_at(repo, entries, loaded.records, moment, locations=found)
-    return LoadedRows(rows, loaded.problems, moment, loaded.records, tuple(hidden))
+    links = rows_cache.links_of(entries)
+    return LoadedRows(rows, loaded.problems, moment, loaded.records, tuple(hidden), links)
+
+
+def load_kept_rows(repo: SkillsRepo, now: str | None) -> LoadedRows:
+    """load_rows without the records (`records` is empty), from the rows cache when nothing
+    they are computed from moved: what `list` and `status` show."""
+    moment = moment_of(now)
+    key = rows_cache.rows_key(repo)
+    # The rows hold only events up to the time a reader takes: one later is left out.
+    latest = rows_cache.reader_latest()
+    kept = rows_cache.read_rows(repo, key, latest, moment)
+    if kept is not None:
+        return LoadedRows(kept.rows, kept.problems, moment, {}, kept.hidden, kept.links, kept.texts)
+    loaded = load_rows(repo, now)
+    built = rows_cache.CachedRows(loaded.rows, loaded.problems, loaded.hidden, loaded.links)
+    rows_cache.keep(repo, key, latest, built)
+    return LoadedRows(loaded.rows, loaded.problems, moment, {}, loaded.hidden, loaded.links)

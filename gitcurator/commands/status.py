@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from gitcurator.audit.passes import last_pass
-from gitcurator.commands.skill_rows import load_rows
+from gitcurator.commands.skill_rows import load_kept_rows
 from gitcurator.curation.catalogue_cache import head_catalogue
 from gitcurator.curation.schedule_state import read_state
 from gitcurator.curation.token_counter import token_counter
@@ -26,7 +26,7 @@ def status(start: Path, *, now: str | None, progress: Progress = NO_PROGRESS) ->
     catalogue costs (`progress` hears how its SKILL.md files are read)."""
     damaged: list[str] = []
     with open_repo(start) as repo:
-        loaded = load_rows(repo, now)
+        loaded = load_kept_rows(repo, now)
         newest = last_pass(repo.store)
         clock = read_state(ledger.state_of(repo.store), warn=damaged.append)
         schedule = summary(clock, repo.config.curator, loaded.now)

@@ -14,6 +14,7 @@ from datetime import datetime
 
 from gitcurator.audit.passes import BRANCH_PREFIX
 from gitcurator.config import Config
+from gitcurator.curation import rows_cache
 from gitcurator.curation.catalogue_cache import described_blobs, skill_md_blobs
 from gitcurator.curation.reference_cache import tree_references
 
@@ -63,9 +64,7 @@ def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS)
         raise CuratorError(f"branch {branch} has no commits yet; run `gitcurator init` first")
     tree = commits.commit_tree_of(store, tip)
     entries = store.tree_entries(tree)
-    loaded = ledger.load(store)
-    locations = find_skills(entries, config.skills_dir, config.include)
-    rows = skill_rows_at(repo, entries, loaded.records, now, head=tip, locations=locations)
+    rows, loaded, locations = _rows_at_tip(repo, tip, entries, now)
     aliases = {n: r.absorbed_into for n, r in loaded.records.items() if r.absorbed_into}
     references = tree_references(store, config, entries, locations, aliases)
     return PassInputs(
@@ -85,6 +84,26 @@ def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS)
         aliases=aliases,
         locations=tuple(locations),
     )
+
+
+def _rows_at_tip(
+    repo: SkillsRepo, tip: ObjectID, entries: Mapping[str, tuple[ObjectID, int]], now: datetime
+) -> tuple[list[SkillRow], ledger.Loaded, list[SkillLocation]]:
+    """Every skill's row at `tip`, the records and the skills' locations: the rows from the
+    rows cache `list` and `status` keep, when what they are computed from did not move. A
+    pass keeps none itself: it writes the notes next, so they would be out of date at once."""
+    config = repo.config
+    key = rows_cache.rows_key(repo, tip)
+    latest = rows_cache.reader_latest()
+    loaded = ledger.load(repo.store)
+    locations = find_skills(entries, config.skills_dir, config.include)
+    # The kept rows hold the records just loaded only if nothing moved while they loaded.
+    if rows_cache.rows_key(repo, tip) == key:
+        kept = rows_cache.read_rows(repo, key, latest, now)
+        if kept is not None:
+            return kept.rows, loaded, locations
+    rows = skill_rows_at(repo, entries, loaded.records, now, head=tip, locations=locations)
+    return rows, loaded, locations
 
 
 def free_run_id(store: Store, now: datetime) -> str:

@@ -2,21 +2,30 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from operator import attrgetter
 from typing import Any
 
 from gitcurator.config import CuratorPolicy
-from gitcurator.lifecycle.rules import is_curated, is_protected, last_activity, state_of
+from gitcurator.lifecycle.rules import (
+    ACTIVE,
+    ARCHIVED,
+    STALE,
+    is_curated,
+    is_protected,
+    last_activity,
+    state_of,
+)
 from gitcurator.lifecycle.skill_history import EMPTY, SkillHistory
 from gitcurator.skills.document import SkillLocation
 from gitcurator.skills.identity import identity
 from gitcurator.telemetry import sources
 from gitcurator.telemetry.records import Imported, UsageRecord
-from gitcurator.timeutil import latest
+from gitcurator.timeutil import latest, parse_time
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +52,7 @@ class SkillRow:
 
     def to_json(self) -> dict[str, Any]:
         # dataclasses.asdict deep-copies every value: 1 s for 10,000 rows.
-        doc = dict(zip(_FIELDS, _values(self), strict=True))
+        doc = dict(zip(FIELDS, row_values(self), strict=True))
         # Only when some use came from a named source: rows of libraries no agent reported to
         # read as they did before sources existed.
         if not self.sources:
@@ -53,10 +62,6 @@ class SkillRow:
         if self.state != "archived":
             del doc["wanted_count"]  # live rows read as they did before wanted existed
         return doc
-
-
-_FIELDS = tuple(f.name for f in fields(SkillRow))
-_values = attrgetter(*_FIELDS)  # every field in one C call: to_json runs 10,000 times
 
 
 def build_rows(
@@ -94,7 +99,7 @@ def _row(
     origin = record.origin_value
     curated = is_curated(origin, policy)
     protected = is_protected(name, loc.folder, policy)
-    managed = curated and not record.is_pinned and not protected
+    managed = _managed(curated, record.is_pinned, protected)
     return SkillRow(
         name=name,
         path=loc.folder,
@@ -123,6 +128,72 @@ def _row(
         sources=counts.by_source,
         wanted_count=record.wanted_count if loc.archived else 0,
     )
+
+
+def _managed(curated: bool, pinned: bool, protected: bool) -> bool:
+    """Whether the curator may move the skill: only such skills go stale."""
+    return curated and not pinned and not protected
+
+
+FIELDS = tuple(f.name for f in fields(SkillRow))
+FIELD_TYPES = {f.name: str(f.type) for f in fields(SkillRow)}  # annotations, as text
+row_values = attrgetter(*FIELDS)  # a row's fields in FIELDS order, in one C call
+_STATE = FIELDS.index("state")
+
+
+def encoded_parts(row: SkillRow) -> tuple[str, str] | None:
+    """json.dumps(row.to_json(), ensure_ascii=False) split around the state's value: the
+    row's text at any state that leaves it archived (or not) is parts[0] + the state as a JSON
+    string + parts[1]. None if the text does not begin as to_json orders its fields."""
+    text = json.dumps(row.to_json(), ensure_ascii=False)
+    name, path = (json.dumps(v, ensure_ascii=False) for v in (row.name, row.path))
+    head = f'{{"name": {name}, "path": {path}, "state": '
+    value = json.dumps(row.state)
+    if not text.startswith(head + value):
+        return None
+    return head, text[len(head) + len(value) :]
+
+
+def idle_anchor(row: SkillRow) -> int | None:
+    """Microseconds from the epoch to the moment the row's idleness counts from (last
+    activity, else creation) when its state moves with the clock, else None (archived, not
+    managed, or no moment known): with it rows_at judges the state without parsing a time."""
+    if row.state == ARCHIVED or not _managed(row.curated, row.pinned, row.protected):
+        return None
+    anchor = row.last_activity_at or row.created_at
+    return None if anchor is None else (parse_time(anchor) - _EPOCH) // _MICROSECOND
+
+
+def rows_at(
+    kept: Sequence[Sequence[Any]],
+    anchors: Sequence[int | None],
+    policy: CuratorPolicy,
+    now: datetime,
+) -> list[SkillRow]:
+    """The rows whose fields are `kept` (row_values of rows built at another moment), each
+    state judged again at `now` from its idle_anchor: what state_of says, computed in exact
+    integer microseconds as its timedelta division does."""
+    now_us = (now - _EPOCH) // _MICROSECOND
+    after = policy.stale_after_days
+    rows = []
+    for values, anchor in zip(kept, anchors, strict=True):
+        was = values[_STATE]
+        if anchor is None:
+            state = ARCHIVED if was == ARCHIVED else ACTIVE
+        else:
+            state = STALE if (now_us - anchor) / _DAY_US > after else ACTIVE
+        if state == was:
+            rows.append(SkillRow(*values))
+        else:
+            moved = list(values)
+            moved[_STATE] = state
+            rows.append(SkillRow(*moved))
+    return rows
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
+_DAY_US = 86_400_000_000
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from types import TracebackType
 
@@ -153,9 +153,14 @@ class Store:
         """(absolute path, repo-relative path) of every file `git add -A` would see."""
         return worktree.walk_worktree(self)
 
-    def nested_repositories(self) -> list[str]:
-        """Folders left out of every commit because each is a repository of its own."""
-        return worktree.nested_repositories(self)
+    def nested_repositories(self, head_links: Iterable[str] | None = None) -> list[str]:
+        """Folders left out of every commit because each is a repository of its own
+        (`head_links`: HEAD's submodule links, when the caller knows them)."""
+        return worktree.nested_repositories(self, head_links)
+
+    def head_links(self) -> list[str]:
+        """The submodule links (mode 160000) of HEAD's tree, sorted."""
+        return worktree.head_links_of(self)
 
     def worktree_tree(self) -> FileTree:
         """The work tree as a FileTree; files are read when a check asks for them."""

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dulwich.ignore import IgnoreFilterManager
 
-from gitcurator.skills.document import SKILL_FILE, SKILL_FILE_LOWER, SKIPPED_DIRS, VENV_MARKER
 from gitcurator.skills.files import MAX_LOADED_BYTES, FileEntry, FileTree
+from gitcurator.statefiles import state_folder
 from gitcurator.store.index_gitlinks import index_gitlinks
+from gitcurator.store.nested_walk import git_folders
 from gitcurator.store.objects import GITLINK_MODE
 from gitcurator.store.worktree_walk import walk_folders
 
@@ -29,36 +30,27 @@ def walk_worktree(store: Store) -> Iterator[tuple[str, str]]:
     yield from walk_folders(store).files
 
 
-def nested_repositories(store: Store) -> list[str]:
+def nested_repositories(store: Store, head_links: Iterable[str] | None = None) -> list[str]:
     """Folders (repo-relative) that `git add -A` leaves out because each is a repository of
     its own: a nested `.git` folder or file (a clone, a worktree, a submodule's checkout), or
-    a submodule link in the index or HEAD. Ignored folders are not listed."""
-    found = {p for p, (_sha, mode) in store.head_entries().items() if mode == GITLINK_MODE}
+    a submodule link in the index or HEAD. Ignored folders are not listed. `head_links`, when
+    the caller has them, are head_links(store) already found."""
+    found = set(head_links_of(store) if head_links is None else head_links)
     found |= index_gitlinks(store)  # cached by the index's checksum: no parse a command
     ignore: IgnoreFilterManager | None = None
-    # One scandir a folder and no stat: a folder is nested when its own listing holds .git.
-    pending = [(str(store.root), "")]
-    while pending:
-        path, rel = pending.pop()
-        try:
-            entries = list(os.scandir(path))
-        except OSError:
-            continue
-        if rel and any(e.name == ".git" for e in entries):
-            ignore = ignore or IgnoreFilterManager.from_repo(store.repo)
-            if not ignore.is_ignored(rel + "/"):
-                found.add(rel)
-            continue
-        if rel and any(e.name in (SKILL_FILE, SKILL_FILE_LOWER, VENV_MARKER) for e in entries):
-            continue  # a skill's own folders hold no skill (archive and merge check deeper)
-        # Nor do dependency trees (find_skills skips them): a node_modules of 10^5 folders
-        # would cost every `list` seconds.
-        pending.extend(
-            (e.path, f"{rel}/{e.name}" if rel else e.name)
-            for e in entries
-            if e.name != ".git" and e.name not in SKIPPED_DIRS and e.is_dir(follow_symlinks=False)
-        )
+    # A folder is nested when its own listing holds .git; a folder whose stat data did not
+    # move since the last walk is not listed again (store/nested_walk).
+    state = state_folder(Path(store.repo.commondir()))
+    for rel in git_folders(store.root, state):
+        ignore = ignore or IgnoreFilterManager.from_repo(store.repo)
+        if not ignore.is_ignored(rel + "/"):
+            found.add(rel)
     return sorted(found)
+
+
+def head_links_of(store: Store) -> list[str]:
+    """The submodule links (mode 160000) of HEAD's tree, sorted."""
+    return sorted(p for p, (_sha, mode) in store.head_entries().items() if mode == GITLINK_MODE)
 
 
 def worktree_tree(store: Store) -> FileTree:

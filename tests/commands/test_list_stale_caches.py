@@ -41,12 +41,16 @@ def _list(repo: Path) -> Listing:
     return json.loads(done.stdout), done.stderr
 
 
-def _cold(repo: Path) -> Listing:
+def _drop(repo: Path) -> None:
     for path in _caches(repo):
         if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path)
         else:
             path.unlink()
+
+
+def _cold(repo: Path) -> Listing:
+    _drop(repo)
     return _list(repo)
 
 
@@ -107,6 +111,16 @@ def _submodule_staged(repo: Path) -> None:
     git("update-index", "--add", "--cacheinfo", f"160000,{head},vendored", cwd=repo)
 
 
+def _recorded(repo: Path) -> None:
+    # A use only in the journal: no notes commit moves, only the journal's bytes.
+    assert run_process("record", "use", "pdf-extract", "-C", str(repo)).returncode == 0
+
+
+def _config_edited(repo: Path) -> None:
+    # Never committed: the config is read from the work tree, and protect changes rows.
+    (repo / ".gitcurator.yaml").write_text("curator:\n  protect: [pdf-extract]\n")
+
+
 # A change returns the listing the caches were left describing, when it is not the one
 # before the change.
 CHANGES: dict[str, Callable[[Path], Listing | None]] = {
@@ -116,6 +130,8 @@ CHANGES: dict[str, Callable[[Path], Listing | None]] = {
     "reset --hard": _reset,
     "notes by git": _notes_by_git,
     "submodule staged": _submodule_staged,
+    "record into the journal": _recorded,
+    "config edited in the work tree": _config_edited,
 }
 
 
@@ -189,3 +205,29 @@ def test_a_state_folder_that_cannot_be_written_still_lists(used: Path) -> None:
     finally:
         state.chmod(0o755)
     assert os.access(state, os.W_OK)
+
+
+def _list_at(repo: Path, now: str) -> Listing:
+    done = run_process("list", "--json", "--now", now, "-C", str(repo))
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout), done.stderr
+
+
+def _states(listing: Listing) -> dict[str, str]:
+    rows = listing[0]
+    assert isinstance(rows, list)
+    return {r["name"]: r["state"] for r in rows}
+
+
+def test_a_later_now_judges_the_kept_rows_again(used: Path) -> None:
+    assert run_process("track", "pdf-extract", "--origin", "agent", "-C", str(used)).returncode == 0
+    soon, later = "2026-01-01T00:00:00Z", "2030-01-01T00:00:00Z"
+    warm_soon = _list_at(used, soon)
+    assert (used / ".git" / "gitcurator" / statefiles.ROWS_CACHE).is_file()
+    warm_later = _list_at(used, later)  # the rows kept at `soon`, judged at `later`
+    assert _states(warm_soon)["pdf-extract"] == "active"
+    assert _states(warm_later)["pdf-extract"] == "stale"
+    _drop(used)
+    assert warm_later == _list_at(used, later)
+    _drop(used)
+    assert warm_soon == _list_at(used, soon)

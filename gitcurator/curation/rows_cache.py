@@ -1,0 +1,235 @@
+"""Every skill's row kept for what it was computed from (`statefiles.ROWS_CACHE`), so `list`,
+`status` and a pass's load need not decode 10,000 records and fold the history again when
+nothing moved.
+
+The key is content: the commit whose tree and history the rows fold (HEAD, or the default
+branch's tip for a pass), the notes commit, the bytes of the journal and of every segment
+(events not yet flushed), the config file's bytes, git's shallow and grafts files (they
+change the history a walk sees), and gitcurator's version with this file's format. Only the
+state moves with the clock: it is judged again at `now` for every row read, from each row's
+idle anchor (`inventory.rows_at`). A pending event dated after the clock a reader allows
+(`ledger.load` leaves such events out meanwhile) makes the rows depend on that clock, so they
+are kept only when every pending event is in the past, and used only while it still is.
+Beside the rows: HEAD's submodule links and the SKILL.md files left out (list's warnings),
+and each row's JSON text split around its state (`list --json` joins them).
+
+A file that is missing, a link, damaged, of another format or shaped wrongly reads as a miss.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from gitcurator import __version__
+from gitcurator.config import CONFIG_FILE
+from gitcurator.json_values import is_count
+from gitcurator.library import SkillsRepo
+from gitcurator.lifecycle.inventory import (
+    FIELD_TYPES,
+    FIELDS,
+    SkillRow,
+    encoded_parts,
+    idle_anchor,
+    row_values,
+    rows_at,
+)
+from gitcurator.locks import notes_lock
+from gitcurator.statefiles import (
+    JOURNAL,
+    ROWS_CACHE,
+    read_cache_json,
+    read_regular,
+    write_cache_json,
+)
+from gitcurator.store import ObjectID
+from gitcurator.store.notes import notes_commit
+from gitcurator.store.objects import GITLINK_MODE
+from gitcurator.telemetry import journal
+from gitcurator.telemetry.ledger import state_of
+from gitcurator.timeutil import CLOCK_SKEW, format_time, utc_now
+
+# Raise when what a row is computed from changes without a field of SkillRow changing.
+ROWS_FORMAT = 3
+
+
+@dataclass(frozen=True, slots=True)
+class RowsKey:
+    """What the rows were computed from, and the pending files read for it."""
+
+    digest: str
+    pending: tuple[Path, ...]  # the journal and the segments whose bytes are in the digest
+    commit: ObjectID | None = None  # the commit whose rows they are
+
+
+@dataclass(frozen=True, slots=True)
+class CachedRows:
+    rows: list[SkillRow]
+    problems: list[str]  # records (or journal lines) that could not be read
+    hidden: tuple[str, ...]  # SKILL.md files left out under dot-folders
+    links: tuple[str, ...]  # HEAD's submodule links
+    # Each row's JSON text split around its state (inventory.encoded_parts), when kept
+    texts: tuple[tuple[str, str], ...] | None = None
+
+
+def rows_key(repo: SkillsRepo, commit: ObjectID | None = None) -> RowsKey:
+    """The digest of everything a skill's rows are computed from, except the clock: the rows
+    of `commit`'s tree and history (default HEAD)."""
+    store = repo.store
+    state = state_of(store)
+    common = Path(store.repo.commondir())
+    digest = hashlib.sha256(f"{ROWS_FORMAT} {__version__}\0".encode())
+    # The shared lock: a flush moves events from the journal into a notes commit, and the
+    # key must not see the one without the other.
+    with notes_lock(state, shared=True):
+        head = store.head_commit() if commit is None else commit
+        notes = notes_commit(store)
+        segments = journal.segment_files(state)
+        pending = (*segments, state / JOURNAL)
+        parts = [read_regular(p) for p in pending]
+    names = [p.name for p in pending]
+    for label, data in (
+        ("head", head),
+        ("notes", notes),
+        ("config", read_regular(repo.root / CONFIG_FILE)),
+        ("shallow", read_regular(common / "shallow")),
+        ("grafts", read_regular(common / "info" / "grafts")),
+        *zip(names, parts, strict=True),
+    ):
+        _add(digest, label.encode(), data)
+    return RowsKey(digest.hexdigest(), pending, head)
+
+
+def reader_latest() -> str:
+    """The newest event time a reader of the records takes now (as ledger.load does)."""
+    return format_time(utc_now() + CLOCK_SKEW)
+
+
+def links_of(entries: Mapping[str, tuple[ObjectID, int]]) -> tuple[str, ...]:
+    """The submodule links (mode 160000) among a tree's `entries`, sorted."""
+    return tuple(sorted(p for p, (_sha, mode) in entries.items() if mode == GITLINK_MODE))
+
+
+def keep(repo: SkillsRepo, key: RowsKey, latest: str, built: CachedRows) -> None:
+    """Keep rows built from what `key` names, unless a pending event was left out for its
+    time (after `latest`: then they depend on the clock) or the key no longer holds (a record
+    or a flush landed while they were built)."""
+    newest = newest_event(key)
+    if newest <= latest and rows_key(repo, key.commit) == key:
+        write_rows(repo, key, newest, built)
+
+
+def newest_event(key: RowsKey) -> str:
+    """The latest time any pending event carries ('' when there is none)."""
+    return max((e.at for path in key.pending for e in journal.read_events(path)[0]), default="")
+
+
+def read_rows(repo: SkillsRepo, key: RowsKey, latest: str, now: datetime) -> CachedRows | None:
+    """The rows kept under `key`, their states at `now`; None on any doubt (then rebuild).
+    `latest` is the newest event time a reader takes now."""
+    # The key opens the file (write_rows puts it first): another key's 4 MB is not parsed.
+    opening = b'{"key":"' + key.digest.encode() + b'"'
+    doc = read_cache_json(state_of(repo.store) / ROWS_CACHE, opening)
+    try:
+        if doc["key"] != key.digest or doc["fields"] != list(FIELDS):
+            return None
+        if doc["newest_event"] > latest:  # an event the clock now leaves out was counted
+            return None
+        problems, hidden, links = doc["problems"], doc["hidden"], doc["links"]
+        values, anchors = doc["rows"], doc["anchors"]
+        if not (_strings(problems) and _strings(hidden) and _strings(links)):
+            return None
+        if not (isinstance(values, list) and _rows_ok(values) and _anchors_ok(anchors, values)):
+            return None
+        texts = doc["texts"]
+        if texts is not None and not _texts_ok(texts, values):
+            return None
+        rows = rows_at(values, anchors, repo.config.curator, now)
+        kept = None if texts is None else tuple(map(tuple, texts))
+        return CachedRows(rows, problems, tuple(hidden), tuple(links), kept)
+    except (KeyError, TypeError, ValueError, IndexError, OverflowError):
+        return None
+
+
+def write_rows(repo: SkillsRepo, key: RowsKey, newest: str, cached: CachedRows) -> None:
+    """Keep `cached` under `key` (skipped when it cannot be written)."""
+    texts = [encoded_parts(r) for r in cached.rows]
+    write_cache_json(
+        state_of(repo.store) / ROWS_CACHE,
+        {
+            "key": key.digest,
+            "fields": list(FIELDS),
+            "newest_event": newest,
+            "problems": cached.problems,
+            "hidden": list(cached.hidden),
+            "links": list(cached.links),
+            "rows": [row_values(r) for r in cached.rows],
+            "anchors": [idle_anchor(r) for r in cached.rows],
+            "texts": None if None in texts else texts,
+        },
+    )
+
+
+def _add(digest: Any, label: bytes, data: bytes | None) -> None:
+    # Lengths as well as bytes: no two different sequences of parts digest alike.
+    size = b"-" if data is None else str(len(data)).encode()
+    digest.update(label + b" " + size + b"\0" + (data or b""))
+
+
+def _strings(values: object) -> bool:
+    return isinstance(values, list) and set(map(type, values)) <= {str}
+
+
+# What each field's values may be, checked a column at a time (10,000 rows in milliseconds).
+_TYPES: dict[str, set[type]] = {
+    "str": {str},
+    "bool": {bool},
+    "int": {int},
+    "str | None": {str, type(None)},
+    "Mapping[str, int]": {dict},
+}
+# A field of a type not named above fails at import, so a new field cannot go unchecked.
+_COLUMN_TYPES = tuple(_TYPES[FIELD_TYPES[name]] for name in FIELDS)
+
+
+def _rows_ok(rows: list[Any]) -> bool:
+    """Whether every row is a list of FIELDS' values of the types SkillRow declares."""
+    if not rows:
+        return True
+    if set(map(type, rows)) != {list} or set(map(len, rows)) != {len(FIELDS)}:
+        return False
+    for column, types in zip(zip(*rows, strict=True), _COLUMN_TYPES, strict=True):
+        if not set(map(type, column)) <= types:
+            return False
+        if types == {int} and not (is_count(min(column)) and is_count(max(column))):
+            return False
+        if types == {dict} and not all(_counts(v) for v in column if v):
+            return False
+    return True
+
+
+def _anchors_ok(anchors: object, rows: list[Any]) -> bool:
+    """One anchor a row: an int (microseconds from the epoch) or None."""
+    if not (isinstance(anchors, list) and len(anchors) == len(rows)):
+        return False
+    present = [a for a in anchors if a is not None]
+    return set(map(type, present)) <= {int}
+
+
+def _texts_ok(texts: object, rows: list[Any]) -> bool:
+    """One [head, tail] pair of strings a row."""
+    return (
+        isinstance(texts, list)
+        and len(texts) == len(rows)
+        and set(map(type, texts)) <= {list}
+        and set(map(len, texts)) <= {2}
+        and all(type(h) is str and type(t) is str for h, t in texts)
+    )
+
+
+def _counts(value: dict[Any, Any]) -> bool:
+    return all(type(k) is str and is_count(v) for k, v in value.items())
