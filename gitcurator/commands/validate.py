@@ -6,16 +6,10 @@ import os
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gitcurator.commands.library_notes import hidden_notes
-from gitcurator.commands.validate_cache import (
-    ValidateCache,
-    cache_key,
-    library_digest,
-    memo_of,
-    read_cache,
-    save_cache,
-)
+from gitcurator.commands.validate_quick import cache_key, quick_result, save_quick
 from gitcurator.config import CONFIG_FILE, Config, parse_config
 from gitcurator.errors import EXIT_FAILURE, EXIT_OK, NotARepository, UsageError
 from gitcurator.library import SkillsRepo, open_repo
@@ -30,7 +24,11 @@ from gitcurator.statefiles import state_folder
 from gitcurator.store.index import staged_snapshot
 from gitcurator.store.notes import notes_commit
 from gitcurator.store.worktree import folder_tree
-from gitcurator.store.worktree_stat import stat_worktree
+from gitcurator.store.worktree_fingerprint import print_of
+from gitcurator.store.worktree_stat import StatTree, stat_worktree
+
+if TYPE_CHECKING:
+    from gitcurator.commands.validate_cache import ValidateCache
 
 MISSING_SKILL_MD = f"Missing required file: {SKILL_FILE}"
 
@@ -109,7 +107,15 @@ def _check_repo(
 ) -> CheckResult:
     config = repo.config
     selected = None if only is None else list(only)
-    cache = read_cache(state_folder(Path(repo.store.repo.commondir())), cache_key(repr(config)))
+    folder, key = state_folder(Path(repo.store.repo.commondir())), cache_key(repr(config))
+    if only is None and not staged:
+        quick = quick_result(repo.store, folder, key, strict)
+        if quick is not None:
+            return quick
+    # The full path's caches and checks: not imported when the quick answer holds.
+    from gitcurator.commands.validate_cache import read_cache
+
+    cache = read_cache(folder, key)
     if staged:
         result = _check_staged(repo, config, selected, strict, cache)
     else:
@@ -147,6 +153,7 @@ def _check_staged(
 ) -> CheckResult:
     """What the hooks run: the staged change against HEAD, not the whole index."""
     from gitcurator.commands.reference_warnings import worktree_reference_findings
+    from gitcurator.commands.validate_cache import memo_of, read_cache, save_cache
     from gitcurator.skills.check_change import check_change
 
     tree, changes, entries = staged_snapshot(repo.store)
@@ -184,11 +191,14 @@ def _check_worktree(
 ) -> CheckResult:
     """The work tree's skills, each read only if it changed since it was last checked; the
     whole library's result taken as it was when nothing it follows from changed."""
+    from gitcurator.commands.validate_cache import library_digest, memo_of, save_cache
+
     scan = stat_worktree(repo.store, cache.worktree, cache.started_ns)
     whole = selected is None
     notes = notes_commit(repo.store)
     if whole and cache.final is not None and cache.final[0] == library_digest(scan, notes, strict):
         save_cache(cache, None, scan.records, whole=True)
+        _keep_quick(repo, cache, scan, strict, cache.final[1])
         return cache.final[1]
     # Imported only when something is checked: an unchanged library does not pay for them.
     from gitcurator.commands.reference_warnings import worktree_reference_findings
@@ -209,7 +219,30 @@ def _check_worktree(
     result = replace(result, findings=(*result.findings, *nested, *refs))
     final = (library_digest(scan, notes, strict), result) if whole else None
     save_cache(cache, memo, scan.records, whole=whole, final=final)
+    if whole:
+        _keep_quick(repo, cache, scan, strict, result)
     return result
+
+
+def _keep_quick(
+    repo: SkillsRepo, cache: ValidateCache, scan: StatTree, strict: bool, result: CheckResult
+) -> None:
+    """The whole library's result kept for the next run's quick answer, where the walk can
+    vouch for every entry it saw."""
+    fingerprint = print_of(scan, cache.started_ns)
+    if fingerprint is None:
+        return
+    depends_on = (scan.records.sources, scan.records.nested_key)
+    save_quick(
+        repo.store,
+        cache.folder,
+        cache.key,
+        strict,
+        fingerprint,
+        depends_on,
+        result,
+        cache.started_ns,
+    )
 
 
 def _config_of(tree: FileTree) -> Config:

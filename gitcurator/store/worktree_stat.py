@@ -71,6 +71,8 @@ class StatTree:
     nested: list[str]
     records: WorktreeRecords
     contents: dict[str, tuple[str, int]] = field(default_factory=dict)
+    # Each file's stat as the walk took it, before anything was read (worktree_fingerprint).
+    seen: dict[str, os.stat_result] = field(default_factory=dict)
 
 
 def stat_worktree(store: Store, old: WorktreeRecords, started_ns: int) -> StatTree:
@@ -87,8 +89,8 @@ def stat_worktree(store: Store, old: WorktreeRecords, started_ns: int) -> StatTr
     )
     if rules_changed and len(walk.relisted) < len(walk.dirs):
         walk = walk_folders(store)  # listings kept under other ignore rules do not hold
-    nested, nested_key = _nested(store, walk, old)
-    fresh = WorktreeRecords(started_ns, {}, walk.dirs, walk.ignores, sources, nested_key, nested)
+    nested, depends_on = _nested(store, walk, old)
+    fresh = WorktreeRecords(started_ns, {}, walk.dirs, walk.ignores, sources, depends_on, nested)
     where: dict[str, str] = {}
     links: dict[str, str] = {}
     unknown: dict[str, list[int]] = {}
@@ -108,6 +110,7 @@ def stat_worktree(store: Store, old: WorktreeRecords, started_ns: int) -> StatTr
             st = os.lstat(full)
         except OSError:
             continue  # gone since the walk: reading it reports that
+        result.seen[rel] = st
         sig = _signature(st)
         if sig[4] == LINK_MODE:
             links[rel] = os.readlink(full)
@@ -177,15 +180,7 @@ def _nested(store: Store, walk: Walk, old: WorktreeRecords) -> tuple[list[str], 
     """nested_repositories, unless nothing it depends on changed since `old` was recorded:
     HEAD's tree and the index (submodule links), and each folder listed afresh holds the same
     folders, nested repositories and skill markers as before."""
-    head = store.head_commit()
-    tree = store.repo[head].tree.decode() if head else ""  # type: ignore[attr-defined]
-    index = os.environ.get("GIT_INDEX_FILE") or store.repo.index_path()
-    try:
-        st = os.stat(index)
-        index_sig: list[int] = [st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino]
-    except OSError:
-        index_sig = []
-    key: list[object] = [tree, index_sig]
+    key = nested_key(store)
     reused = len(walk.relisted) < len(walk.dirs)
     if (
         reused
@@ -194,6 +189,20 @@ def _nested(store: Store, walk: Walk, old: WorktreeRecords) -> tuple[list[str], 
     ):
         return old.nested, key
     return nested_repositories(store), key
+
+
+def nested_key(store: Store) -> list[object]:
+    """What the nested repositories depend on besides the folders: HEAD's tree id and the
+    index file's stat data ([mtime, ctime, size, inode], [] without one)."""
+    head = store.head_commit()
+    tree = store.repo[head].tree.decode() if head else ""  # type: ignore[attr-defined]
+    index = os.environ.get("GIT_INDEX_FILE") or store.repo.index_path()
+    try:
+        st = os.stat(index)
+        index_sig: list[int] = [st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino]
+    except OSError:
+        index_sig = []
+    return [tree, index_sig]
 
 
 _MARKERS = (SKILL_FILE, SKILL_FILE_LOWER, VENV_MARKER)
