@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -24,7 +25,7 @@ from gitcurator.statefiles import state_folder
 from gitcurator.store.index import staged_snapshot
 from gitcurator.store.notes import notes_commit
 from gitcurator.store.worktree import folder_tree
-from gitcurator.store.worktree_fingerprint import print_of
+from gitcurator.store.worktree_fingerprint import Seen, print_of
 from gitcurator.store.worktree_stat import StatTree, stat_worktree
 
 if TYPE_CHECKING:
@@ -108,18 +109,20 @@ def _check_repo(
     config = repo.config
     selected = None if only is None else list(only)
     folder, key = state_folder(Path(repo.store.repo.commondir())), cache_key(repr(config))
+    # Before any stat: records made from what is seen below are stamped with it.
+    started_ns, seen = time.time_ns(), Seen()
     if only is None and not staged:
-        quick = quick_result(repo.store, folder, key, strict)
+        quick = quick_result(repo.store, folder, key, strict, seen)
         if quick is not None:
             return quick
     # The full path's caches and checks: not imported when the quick answer holds.
     from gitcurator.commands.validate_cache import read_cache
 
-    cache = read_cache(folder, key)
+    cache = read_cache(folder, key, started_ns)
     if staged:
         result = _check_staged(repo, config, selected, strict, cache)
     else:
-        result = _check_worktree(repo, config, selected, strict, cache, progress)
+        result = _check_worktree(repo, config, selected, strict, cache, progress, seen)
     folders = {raw for raw, full in given if full.is_dir() and not full.is_symlink()}
     # A folder whose skills sit in a nested repository is reported as such, not as empty.
     nested_at = [f.path for f in result.findings if f.rule == "nested-repository"]
@@ -188,12 +191,14 @@ def _check_worktree(
     strict: bool,
     cache: ValidateCache,
     progress: Progress,
+    seen: Seen,
 ) -> CheckResult:
     """The work tree's skills, each read only if it changed since it was last checked; the
-    whole library's result taken as it was when nothing it follows from changed."""
+    whole library's result taken as it was when nothing it follows from changed. `seen` are
+    stats taken since the run began (by the quick answer's check)."""
     from gitcurator.commands.validate_cache import library_digest, memo_of, save_cache
 
-    scan = stat_worktree(repo.store, cache.worktree, cache.started_ns)
+    scan = stat_worktree(repo.store, cache.worktree, cache.started_ns, (seen.ctimes, seen.lstats))
     whole = selected is None
     notes = notes_commit(repo.store)
     if whole and cache.final is not None and cache.final[0] == library_digest(scan, notes, strict):

@@ -30,7 +30,7 @@ from gitcurator.skills.document import SkillLocation
 from gitcurator.statefiles import VALIDATE_QUICK, open_regular, write_cache
 from gitcurator.store import worktree_stat
 from gitcurator.store.notes import notes_commit
-from gitcurator.store.worktree_fingerprint import TreePrint, live_digest
+from gitcurator.store.worktree_fingerprint import Seen, TreePrint, live_digest
 from gitcurator.store.worktree_stat import nested_key
 from gitcurator.store.worktree_walk import ignore_sources
 
@@ -48,8 +48,11 @@ def cache_key(config: str) -> str:
     return f"{__version__}/{RULES_VERSION}/{digest}"
 
 
-def quick_result(store: Store, folder: Path, key: str, strict: bool) -> CheckResult | None:
-    """The last whole-library result, if the work tree and all it follows from are unchanged."""
+def quick_result(
+    store: Store, folder: Path, key: str, strict: bool, seen: Seen | None = None
+) -> CheckResult | None:
+    """The last whole-library result, if the work tree and all it follows from are unchanged;
+    `seen` hears the stats taken, for a full walk to take over when they are not."""
     with contextlib.suppress(*DAMAGE):
         doc = read_state(folder / VALIDATE_QUICK, key)
         if doc["strict"] is not strict or doc["notes"] != _hex(notes_commit(store)):
@@ -57,7 +60,7 @@ def quick_result(store: Store, folder: Path, key: str, strict: bool) -> CheckRes
         if doc["sources"] != ignore_sources(store) or doc["nested_key"] != nested_key(store):
             return None
         dirs, files = _names(doc["dirs"]), _names(doc["files"])
-        if live_digest(str(store.root), dirs, files) != doc["print"]:
+        if live_digest(str(store.root), dirs, files, seen) != doc["print"]:
             return None
         return final_of(doc["final"])
     return None

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from gitcurator.store import worktree_stat
 from gitcurator.store.worktree_stat import StatTree
@@ -56,15 +56,31 @@ def print_of(scan: StatTree, started_ns: int) -> TreePrint | None:
     return TreePrint(tuple(dirs), files, _digest(ctimes, texts))
 
 
-def live_digest(root: str, dirs: tuple[str, ...], files: tuple[str, ...]) -> str | None:
-    """The digest these folders and files have now (None if one is gone)."""
+@dataclass(slots=True)
+class Seen:
+    """What live_digest stat-ed, by absolute path: for store/worktree_stat to take over."""
+
+    ctimes: dict[str, int] = field(default_factory=dict)
+    lstats: dict[str, os.stat_result] = field(default_factory=dict)
+
+
+def live_digest(
+    root: str, dirs: tuple[str, ...], files: tuple[str, ...], seen: Seen | None = None
+) -> str | None:
+    """The digest these folders and files have now (None if one is gone); `seen` hears
+    every stat taken."""
     stat, lstat = os.stat, os.lstat
+    dir_paths = [f"{root}/{rel}" if rel else root for rel in dirs]
+    file_paths = [f"{root}/{rel}" for rel in files]
     try:
-        ctimes = [stat(f"{root}/{rel}" if rel else root).st_ctime_ns for rel in dirs]
-        texts = [_text(lstat(f"{root}/{rel}")) for rel in files]
+        ctimes = [stat(path).st_ctime_ns for path in dir_paths]
+        lstats = [lstat(path) for path in file_paths]
     except OSError:
         return None
-    return _digest(ctimes, texts)
+    if seen is not None:
+        seen.ctimes.update(zip(dir_paths, ctimes, strict=True))
+        seen.lstats.update(zip(file_paths, lstats, strict=True))
+    return _digest(ctimes, [_text(st) for st in lstats])
 
 
 def _text(st: os.stat_result) -> str:

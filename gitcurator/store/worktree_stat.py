@@ -75,15 +75,23 @@ class StatTree:
     seen: dict[str, os.stat_result] = field(default_factory=dict)
 
 
-def stat_worktree(store: Store, old: WorktreeRecords, started_ns: int) -> StatTree:
+def stat_worktree(
+    store: Store,
+    old: WorktreeRecords,
+    started_ns: int,
+    seen: tuple[Mapping[str, int], Mapping[str, os.stat_result]] | None = None,
+) -> StatTree:
     """The files `git add -A` would see, read through the records `old` holds; the new
-    records are stamped `started_ns` (taken before anything was looked at)."""
+    records are stamped `started_ns` (taken before anything was looked at). `seen` are
+    folders' ctimes and files' lstat results (by absolute path) taken since `started_ns`,
+    used instead of a stat again (worktree_fingerprint.live_digest's)."""
+    ctimes, lstats = seen or ({}, {})
     sources = ignore_sources(store)
     limit = old.recorded_ns - RACY_NS
     # An ignore file written in the tick its stat was taken keeps its stat: racy, as below.
     racy = any(isinstance(sig, list) and sig[:1] >= [limit] for sig in sources)
     same = sources == old.sources and not racy
-    walk = walk_folders(store, old.dirs if same else None, old.recorded_ns)
+    walk = walk_folders(store, old.dirs if same else None, old.recorded_ns, ctimes)
     rules_changed = walk.ignores != old.ignores or any(
         sig[:1] >= [limit] for sig in walk.ignores.values()
     )
@@ -107,7 +115,7 @@ def stat_worktree(store: Store, old: WorktreeRecords, started_ns: int) -> StatTr
     for full, rel in walk.files:
         where[rel] = full
         try:
-            st = os.lstat(full)
+            st = lstats.get(full) or os.lstat(full)
         except OSError:
             continue  # gone since the walk: reading it reports that
         result.seen[rel] = st
