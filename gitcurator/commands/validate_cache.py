@@ -196,7 +196,11 @@ def save_cache(
     """Write what this run used and found, where it differs from what was read: with `whole`
     (every skill was looked at) only that, else merged with what the cache held; `worktree`
     are the work tree's new records and `final` the whole library's result (None: the run
-    made none, the old ones stay)."""
+    made none, the old ones stay). A change of a few files is not written at all: rewriting
+    the two files (12 MB at 10,000 skills) costs more than the next run's re-reading and
+    re-checking those few, and what a cache lacks is only worked out again."""
+    if memo is not None and worktree is not None and _few_changes(cache, memo, worktree):
+        return
     if memo is not None:
         _save_results(cache, memo, whole)
     # Records taken over keep their truth under the new time: each was checked this run.
@@ -209,6 +213,49 @@ def save_cache(
     worktree_doc = {f.name: getattr(records, f.name) for f in fields(records)}
     doc = {"worktree": worktree_doc, "final": _final_doc(kept)}
     write_state(cache.folder / VALIDATE_CACHE, cache.key, doc)
+
+
+# At most this many files with new records, and skills, names or candidates new to the
+# results, and nothing else changed (no folder listing, ignore rule or layout): not written.
+FEW_CHANGES = 32
+
+
+def _few_changes(cache: ValidateCache, memo: SkillMemo, worktree: WorktreeRecords) -> bool:
+    old, results = cache.worktree, cache.results()
+    if (
+        old.recorded_ns == 0  # no records were read: there is nothing to keep
+        or worktree.dirs.keys() != old.dirs.keys()
+        or any(record is not old.dirs[p] for p, record in worktree.dirs.items())
+        or (worktree.ignores, worktree.sources, worktree.nested_key, worktree.nested)
+        != (old.ignores, old.sources, old.nested_key, old.nested)
+        or not _same_layout(memo.fresh_layout, results.layout)
+    ):
+        return False
+    budget = FEW_CHANGES
+    if memo.fresh_layout is not None and results.layout is not None:
+        known = results.layout.refs
+        budget -= sum(1 for k in memo.fresh_layout.refs if k not in known)
+    budget -= sum(1 for p, r in worktree.files.items() if old.files.get(p) is not r)
+    budget -= sum(1 for p in old.files if p not in worktree.files)
+    budget -= sum(1 for k in memo.fresh if k not in results.skills)
+    budget -= sum(1 for k in memo.fresh_names if k not in results.names)
+    budget -= sum(1 for k in memo.fresh_candidates if k not in results.candidates)
+    return budget >= 0
+
+
+def _same_layout(fresh: Layout | None, old: Layout | None) -> bool:
+    """Whether `fresh` says what `old` does, but for warnings of sources new by content."""
+    if fresh is None or fresh == old:
+        return True
+    if old is None:
+        return False
+    return (fresh.digest, fresh.locations, fresh.hidden, fresh.sources, fresh.refs_key) == (
+        old.digest,
+        old.locations,
+        old.hidden,
+        old.sources,
+        old.refs_key,
+    )
 
 
 def _save_results(cache: ValidateCache, memo: SkillMemo, whole: bool) -> None:

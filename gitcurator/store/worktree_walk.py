@@ -78,14 +78,13 @@ def walk_folders(
             walk.relisted.append(rel)
         walk.dirs[rel] = record
         prefix = rel + "/" if rel else ""
-        for name in names(record[3]):
-            walk.files.append((os.path.join(dirpath, name), prefix + name))
+        # Joined by hand, not os.path.join: 40,000 calls of it cost a warm walk 0.1 s.
+        base = dirpath if dirpath.endswith("/") else dirpath + "/"
+        walk.files.extend((base + name, prefix + name) for name in names(record[3]))
         if record[6]:
             walk.ignores[prefix + ".gitignore"] = _signature(os.path.join(dirpath, ".gitignore"))
         keep = names(record[2])
-        pending.extend(
-            (os.path.join(dirpath, d), prefix + d, bool(record[1])) for d in reversed(keep)
-        )
+        pending.extend((base + d, prefix + d, bool(record[1])) for d in reversed(keep))
     return walk
 
 

@@ -414,3 +414,40 @@ def test_a_folder_made_unreadable_is_passed_over_warm_as_cold(
         _warm_then_cold(repo)
     finally:
         folder.chmod(0o755)
+
+
+def test_edits_too_few_to_rewrite_the_caches_for_are_still_seen(repo: Path, trusting: None) -> None:
+    _cold(repo)
+    _tick()
+    _validate(repo)
+    kept = {name: (_state(repo) / name).read_bytes() for name in (VALIDATE_CACHE, VALIDATE_RESULTS)}
+    skill = repo / "pdf-extract" / "SKILL.md"
+    good = skill.read_text()
+    for text, code in (
+        ("---\nname: pdf-extract\n---\n# no description\n", 1),
+        (good, 0),
+        ("---\nname: pdf-extract\ndescription: [broken\n---\n", 1),
+        ("---\nname: PDF-extract\ndescription: Use when x.\n---\n", 1),
+    ):
+        _tick()
+        skill.write_text(text)
+        warm = _validate(repo)
+        assert warm[0] == code
+        assert warm == _cold_keeping(repo, kept)
+    # One file changed at a time rewrote neither big cache, and every answer was right.
+    assert {n: (_state(repo) / n).read_bytes() for n in kept} == kept
+
+
+def _cold_keeping(repo: Path, kept: dict[str, bytes]) -> tuple[int, dict[str, object]]:
+    """A cold run's answer, the caches the warm run left put back after it."""
+    saved = {
+        n: (_state(repo) / n).read_bytes()
+        for n in (*kept, VALIDATE_QUICK)
+        if (_state(repo) / n).exists()
+    }
+    cold = _cold(repo)
+    for name in CACHES:
+        (_state(repo) / name).unlink(missing_ok=True)
+    for name, data in saved.items():
+        (_state(repo) / name).write_bytes(data)
+    return cold
