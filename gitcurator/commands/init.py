@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Sequence
 from pathlib import Path
 
 from gitcurator.commands.library_notes import hidden_notes, nested_notes
@@ -20,9 +19,8 @@ from gitcurator.skills.check_tree import check_tree
 from gitcurator.skills.document import SkillLocation, find_skills
 from gitcurator.store import ObjectID, Store
 from gitcurator.store.commits import commit_tree_of
-from gitcurator.store.objects import FILE_MODE, LINK_MODE
-from gitcurator.store.pack_writer import drop_pack, finish_pack, start_pack
-from gitcurator.store.staging import WorktreeScan, finish_scan_commit, scan_commit
+from gitcurator.store.objects import LINK_MODE
+from gitcurator.store.staging import WorktreeScan
 from gitcurator.store.trees import remember_tree_entries
 from gitcurator.telemetry.names import refresh_names_cache
 from gitcurator.telemetry.names_index import remember
@@ -76,19 +74,6 @@ def _remember_what_was_read(
             data = scan.batch.objects[sha].as_raw_string()
             names[blob] = parsed[blob] if blob in parsed else frontmatter_name(data)
     remember(store, tree, {p: sha.decode() for p, (sha, _mode) in entries.items()}, names)
-
-
-def _message(scan: WorktreeScan, skills_dir: str, include: Sequence[str], more: int) -> str:
-    """The first commit's message, over the scanned files and `more` files not yet on disk."""
-    skills = find_skills((f.path for f in scan.files), skills_dir, include)
-    live = [s for s in skills if not s.archived]
-    categories = {s.category for s in live if s.category}
-    return (
-        f"gitcurator: start curating {plural(len(live), 'skill')}\n\n"
-        f"Committed by `gitcurator init`: {plural(len(live), 'skill')} in "
-        f"{plural(len(categories), 'category', 'categories')}, "
-        f"{len(skills) - len(live)} archived, {plural(len(scan.files) + more, 'file')} in all.\n"
-    )
 
 
 def _undo(path: Path, created: bool) -> None:
@@ -183,41 +168,29 @@ def _first_commit(store: Store, created: bool, verify: bool, progress: Progress)
     tree = store.scan_tree(scan)
     memo = SkillMemo({f.path: (f.sha.decode(), f.mode) for f in scan.files}, known={})
     found = memo.discover(tree.paths, skills_dir, include)[0]
-    # The commit is made (in memory) before the checks, and its pack is written by a forked
-    # child while they run; a refused commit's pack is removed again.
-    default = DEFAULT_CONFIG_TEXT.encode() if config is None else None
-    extra = []
-    if default is not None:  # written to disk only once the checks pass
-        extra.append((CONFIG_FILE, FILE_MODE, scan.add_blob(default)))
-    message = _message(scan, skills_dir, include, len(extra))
-    parent, commit = scan_commit(store, scan, message, extra)
-    objects = list(scan.batch.objects.values())
-    flight = start_pack(store, objects)
-    try:
-        parsed = precheck(tree, [s for s in found if not s.archived], False, memo)
-        result = check_tree(
-            tree, skills_dir=skills_dir, include=include, progress=progress, memo=memo
+    parsed = precheck(tree, [s for s in found if not s.archived], False, memo)
+    result = check_tree(tree, skills_dir=skills_dir, include=include, progress=progress, memo=memo)
+    hidden = hidden_notes(result.hidden, skills_dir)
+    if result.errors and verify:
+        return failed(
+            f"{plural(result.errors, 'error')} in {store.root}; nothing was written. "
+            "Fix them (see `gitcurator validate`) or run `gitcurator init --no-verify`",
+            notes=(*hidden, findings_text(result.findings, show_warnings=False)),
         )
-        hidden = hidden_notes(result.hidden, skills_dir)
-        if result.errors and verify:
-            drop_pack(flight)
-            flight = None
-            return failed(
-                f"{plural(result.errors, 'error')} in {store.root}; nothing was written. "
-                "Fix them (see `gitcurator validate`) or run `gitcurator init --no-verify`",
-                notes=(*hidden, findings_text(result.findings, show_warnings=False)),
-            )
-        if default is not None:
-            config_path.write_bytes(default)
-            scan.add(str(config_path), CONFIG_FILE)
-        with step("writing the commit", progress):
-            done, flight = flight, None
-            finish_pack(store, done, objects)
-            finish_scan_commit(store, scan, parent, commit)
-    finally:
-        drop_pack(flight)  # an interrupt or a failure: no pack is left behind
+    if config is None:
+        config_path.write_text(DEFAULT_CONFIG_TEXT, encoding="utf-8")
+        scan.add(str(config_path), CONFIG_FILE)
     skills = find_skills((f.path for f in scan.files), skills_dir, include)
     live = [s for s in skills if not s.archived]
+    categories = {s.category for s in live if s.category}
+    message = (
+        f"gitcurator: start curating {plural(len(live), 'skill')}\n\n"
+        f"Committed by `gitcurator init`: {plural(len(live), 'skill')} in "
+        f"{plural(len(categories), 'category', 'categories')}, "
+        f"{len(skills) - len(live)} archived, {plural(len(scan.files), 'file')} in all.\n"
+    )
+    with step("writing the commit", progress):
+        commit = store.commit_scan(scan, message)
     repo = SkillsRepo(store, config or Config())
     _remember_what_was_read(repo, scan, commit, skills, parsed)
     refresh_names_cache(repo, progress)

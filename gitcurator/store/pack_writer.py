@@ -13,12 +13,10 @@ import binascii
 import contextlib
 import hashlib
 import os
-import signal
 import struct
 import tempfile
 import zlib
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from dulwich.objects import ShaFile
@@ -64,9 +62,8 @@ def write_pack(store: Store, objects: Iterable[ShaFile]) -> None:
     store.repo.object_store.packs  # noqa: B018  (reading it makes dulwich see the new pack)
 
 
-def _write_pack(pack_dir: str, todo: list[ShaFile]) -> str:
-    """Write `todo` as pack and index into `pack_dir`: temp files, synced, then renamed;
-    the path both names share, without `.pack` / `.idx`."""
+def _write_pack(pack_dir: str, todo: list[ShaFile]) -> None:
+    """Write `todo` as pack and index into `pack_dir`: temp files, synced, then renamed."""
     os.makedirs(pack_dir, exist_ok=True)
     fd, tmp_pack = tempfile.mkstemp(dir=pack_dir, prefix="tmp_pack_")
     try:
@@ -88,78 +85,6 @@ def _write_pack(pack_dir: str, todo: list[ShaFile]) -> str:
     except BaseException:
         _remove(tmp_pack)
         raise
-    return name
-
-
-@dataclass(frozen=True, slots=True)
-class PackInFlight:
-    """A pack being written by a forked child: its pid, the pipe its pack's name comes by."""
-
-    pid: int
-    fd: int
-
-
-def start_pack(store: Store, objects: list[ShaFile]) -> PackInFlight | None:
-    """write_pack of `objects` begun in a forked child, so the caller's own work (init's
-    checks) runs meanwhile; None where that is not safe or not worth it (threads in this
-    process, no os.fork, few objects, another object format): write_pack them after.
-    Every PackInFlight must end in finish_pack or drop_pack."""
-    import threading
-
-    if (
-        len(objects) < LOOSE_BELOW
-        or not hasattr(os, "fork")
-        or threading.active_count() > 1  # forking with threads can deadlock
-        or store.repo.object_format.oid_length != 20
-    ):
-        return None
-    pack_dir = os.path.join(os.fspath(store.repo.object_store.path), "pack")
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into the command
-        code = 1
-        try:
-            os.close(read_end)
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            name = _write_pack(pack_dir, objects)
-            with os.fdopen(write_end, "wb") as out:
-                out.write(os.fsencode(name))
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write_end)
-    return PackInFlight(pid, read_end)
-
-
-def finish_pack(store: Store, flight: PackInFlight | None, objects: list[ShaFile]) -> None:
-    """Wait for the child's pack; if there was none or it failed (a full disk, a read-only
-    store), write_pack here, which raises the error a user can act on."""
-    name = _wait(flight) if flight is not None else None
-    if name is None:
-        write_pack(store, objects)
-        return
-    store.repo.object_store.packs  # noqa: B018  (reading it makes dulwich see the new pack)
-
-
-def drop_pack(flight: PackInFlight | None) -> None:
-    """Wait for the child and remove the pack it wrote (the commit it was for is not made)."""
-    name = _wait(flight) if flight is not None else None
-    if name is not None:
-        _remove(name + ".idx")  # the index first: git and dulwich use no pack without one
-        _remove(name + ".pack")
-
-
-def _wait(flight: PackInFlight) -> str | None:
-    """The name of the child's pack once it exited 0 (None if it failed); reaped."""
-    try:
-        with os.fdopen(flight.fd, "rb") as pipe:
-            data = pipe.read()
-    finally:
-        _, status = os.waitpid(flight.pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0 or not data:
-        return None
-    return os.fsdecode(data)
 
 
 def _write_pack_data(fd: int, objects: list[ShaFile]) -> tuple[list[tuple[bytes, int, int]], bytes]:

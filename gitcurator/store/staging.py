@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -56,12 +55,6 @@ class WorktreeScan:
         """Stage one more file (one written after the scan)."""
         self.files.append(_stage_file(full, rel, self.batch))
         self.files.sort(key=lambda f: f.path)
-
-    def add_blob(self, data: bytes) -> ObjectID:
-        """Stage the blob of a file not yet written (its StagedFile comes with `add`)."""
-        blob = Blob.from_string(data)
-        self.batch.add_object(blob)
-        return blob.id
 
     def file_entry(self, staged: StagedFile) -> FileEntry:
         """The staged file as validation sees it."""
@@ -155,39 +148,20 @@ def commit_scan(store: Store, scan: WorktreeScan, message: str) -> ObjectID:
 
     Objects go in as one pack; the index is rewritten to match, so `git status` is clean.
     """
-    parent, commit = scan_commit(store, scan, message)
-    write_pack(store, scan.batch.objects.values())
-    return finish_scan_commit(store, scan, parent, commit)
-
-
-def scan_commit(
-    store: Store, scan: WorktreeScan, message: str, extra: Sequence[tuple[str, int, ObjectID]] = ()
-) -> tuple[ObjectID | None, ObjectID]:
-    """The trees and the commit of the scanned files (plus `extra` (path, mode, blob id):
-    files not yet on disk whose blobs are in the batch), added to the scan's batch; (the
-    parent, the commit). Nothing is written: see finish_scan_commit."""
-    entries = [(f.path, f.mode, f.sha) for f in scan.files] + list(extra)
-    tree_id = commit_tree(scan.batch, [(git_path(p), sha, mode) for p, mode, sha in entries])  # type: ignore[arg-type]
+    batch = scan.batch
+    tree_id = commit_tree(batch, ((git_path(f.path), f.sha, f.mode) for f in scan.files))  # type: ignore[arg-type]
     parent = store.head_commit()
     commit = make_commit(store, tree_id, [parent] if parent else [], message)
-    scan.batch.add_object(commit)
-    return parent, commit.id
-
-
-@clears_stale_object_locks
-def finish_scan_commit(
-    store: Store, scan: WorktreeScan, parent: ObjectID | None, commit: ObjectID
-) -> ObjectID:
-    """After scan_commit and once its objects are stored: the index made to match the
-    scanned files (every one of them now in `scan.files`) and the branch moved to `commit`."""
+    batch.add_object(commit)
+    write_pack(store, batch.objects.values())
     index = open_index(store)
     index.clear()
     for f in scan.files:
         index[git_path(f.path)] = index_entry_from_stat(f.stat, f.sha, f.mode)
     # Kept cached: init asks for the index's submodule links next (a re-read, 0.3 s).
     write_cached_index(store, index)
-    _advance_head(store, parent, commit)
-    return commit
+    _advance_head(store, parent, commit.id)
+    return commit.id
 
 
 @clears_stale_object_locks

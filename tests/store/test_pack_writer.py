@@ -63,21 +63,3 @@ def test_a_read_only_pack_folder_is_a_clear_error_and_loses_no_event(
     assert run_cli("flush", cwd=repo).code == 0, "the event waited for a writable store"
     key = note_key(repo, "pdf-extract")
     assert '"use_count": 1' in git("notes", "--ref=gitcurator", "show", key, cwd=repo).stdout
-
-
-def test_a_pack_written_meanwhile_is_found_or_dropped(lib: Path, store: Store) -> None:
-    from gitcurator.store.pack_writer import drop_pack, finish_pack, start_pack
-
-    pack_dir = lib / ".git" / "objects" / "pack"
-    before = sorted(pack_dir.iterdir()) if pack_dir.exists() else []
-    dropped = [Blob.from_string(b"dropped %d\n" % i) for i in range(LOOSE_BELOW)]
-    drop_pack(start_pack(store, list(dropped)))
-    assert (sorted(pack_dir.iterdir()) if pack_dir.exists() else []) == before
-    assert git("cat-file", "-e", dropped[0].id.decode(), cwd=lib, check=False).returncode != 0
-    kept: list[Blob] = [Blob.from_string(b"kept %d\n" % i) for i in range(LOOSE_BELOW)]
-    flight = start_pack(store, list(kept))
-    assert flight is not None
-    finish_pack(store, flight, list(kept))
-    assert store.repo.object_store[kept[-1].id].as_raw_string() == b"kept %d\n" % (LOOSE_BELOW - 1)
-    assert git("fsck", "--strict", cwd=lib).returncode == 0
-    assert start_pack(store, kept[:1]) is None  # a few objects: written loose by write_pack
