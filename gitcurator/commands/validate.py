@@ -116,9 +116,11 @@ def _check_repo(
         if quick is not None:
             return quick
     # The full path's caches and checks: not imported when the quick answer holds.
-    from gitcurator.commands.validate_cache import read_cache
+    from gitcurator.commands.validate_cache import ValidateCache, read_cache
 
-    cache = read_cache(folder, key, started_ns)
+    # --staged uses only the per-skill results (read when first asked for), not the work
+    # tree's records: their 5 MB at 10,000 skills are not parsed for it.
+    cache = ValidateCache(folder, key) if staged else read_cache(folder, key, started_ns)
     if staged:
         result = _check_staged(repo, config, selected, strict, cache)
     else:
@@ -156,7 +158,7 @@ def _check_staged(
 ) -> CheckResult:
     """What the hooks run: the staged change against HEAD, not the whole index."""
     from gitcurator.commands.reference_warnings import worktree_reference_findings
-    from gitcurator.commands.validate_cache import memo_of, read_cache, save_cache
+    from gitcurator.commands.validate_cache import ValidateCache, memo_of, save_cache
     from gitcurator.skills.check_change import check_change
 
     tree, changes, entries = staged_snapshot(repo.store)
@@ -166,7 +168,7 @@ def _check_staged(
         config, old = _config_of(tree), _config_of(head)
         before_layout = (old.skills_dir, old.include)
         if config != repo.config:  # what was kept under the work tree's config does not hold
-            cache = read_cache(cache.folder, cache_key(repr(config)))
+            cache = ValidateCache(cache.folder, cache_key(repr(config)))
     memo = memo_of(cache, {p: (sha.decode(), mode) for p, (sha, mode) in entries.items()})
     result = check_change(
         head,

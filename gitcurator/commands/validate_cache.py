@@ -199,7 +199,7 @@ def save_cache(
     made none, the old ones stay). A change of a few files is not written at all: rewriting
     the two files (12 MB at 10,000 skills) costs more than the next run's re-reading and
     re-checking those few, and what a cache lacks is only worked out again."""
-    if memo is not None and worktree is not None and _few_changes(cache, memo, worktree):
+    if memo is not None and _few_changes(cache, memo, worktree):
         return
     if memo is not None:
         _save_results(cache, memo, whole)
@@ -220,11 +220,16 @@ def save_cache(
 FEW_CHANGES = 32
 
 
-def _few_changes(cache: ValidateCache, memo: SkillMemo, worktree: WorktreeRecords) -> bool:
+def _few_changes(cache: ValidateCache, memo: SkillMemo, worktree: WorktreeRecords | None) -> bool:
     old, results = cache.worktree, cache.results()
+    if worktree is None:  # --staged: the results alone (the records are not its to change)
+        if not results.skills:
+            return False  # a first results file is small: written
+        worktree = old
+    elif old.recorded_ns == 0:  # no records were read: there is nothing to keep
+        return False
     if (
-        old.recorded_ns == 0  # no records were read: there is nothing to keep
-        or worktree.dirs.keys() != old.dirs.keys()
+        worktree.dirs.keys() != old.dirs.keys()
         or any(record is not old.dirs[p] for p, record in worktree.dirs.items())
         or (worktree.ignores, worktree.sources, worktree.nested_key, worktree.nested)
         != (old.ignores, old.sources, old.nested_key, old.nested)

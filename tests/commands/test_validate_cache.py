@@ -438,16 +438,31 @@ def test_edits_too_few_to_rewrite_the_caches_for_are_still_seen(repo: Path, trus
     assert {n: (_state(repo) / n).read_bytes() for n in kept} == kept
 
 
-def _cold_keeping(repo: Path, kept: dict[str, bytes]) -> tuple[int, dict[str, object]]:
+def _cold_keeping(repo: Path, kept: dict[str, bytes], *args: str) -> tuple[int, dict[str, object]]:
     """A cold run's answer, the caches the warm run left put back after it."""
     saved = {
         n: (_state(repo) / n).read_bytes()
         for n in (*kept, VALIDATE_QUICK)
         if (_state(repo) / n).exists()
     }
-    cold = _cold(repo)
+    cold = _cold(repo, *args)
     for name in CACHES:
         (_state(repo) / name).unlink(missing_ok=True)
     for name, data in saved.items():
         (_state(repo) / name).write_bytes(data)
     return cold
+
+
+def test_staged_edits_too_few_to_rewrite_the_results_for_are_still_seen(
+    repo: Path, trusting: None
+) -> None:
+    _validate(repo)  # the results hold every skill
+    skill = repo / "pdf-extract" / "SKILL.md"
+    good = skill.read_text()
+    for text, code in (("---\nname: pdf-extract\n---\n# no description\n", 1), (good, 0)):
+        _tick()
+        skill.write_text(text)
+        git("add", "-A", cwd=repo)
+        warm = _validate(repo, "--staged")
+        assert warm[0] == code
+        assert warm == _cold_keeping(repo, dict.fromkeys(CACHES, b""), "--staged")
