@@ -30,7 +30,7 @@ from make_library import make_library
 
 SCRIPT = "bench_validate_init"
 GITCURATOR = [sys.executable, "-m", "gitcurator"]
-CACHES = ("validate-cache.json", "validate-results.json")
+CACHES = ("validate-cache.json", "validate-results.json", "validate-quick.json")
 
 
 def bench_env(home: Path) -> dict[str, str]:

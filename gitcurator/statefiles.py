@@ -79,6 +79,9 @@ REFERENCES_CACHE = "references-cache.json"
 # content (commands/validate_cache)
 VALIDATE_CACHE = "validate-cache.json"
 VALIDATE_RESULTS = "validate-results.json"
+# the last whole-library result and a stat fingerprint of the work tree it holds for
+# (commands/validate_quick): an unchanged library's answer without reading the two above
+VALIDATE_QUICK = "validate-quick.json"
 
 _read_only = False
 

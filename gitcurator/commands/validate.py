@@ -3,19 +3,14 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gitcurator.commands.library_notes import hidden_notes
-from gitcurator.commands.validate_cache import (
-    ValidateCache,
-    cache_key,
-    library_digest,
-    memo_of,
-    read_cache,
-    save_cache,
-)
+from gitcurator.commands.validate_quick import cache_key, quick_result, save_quick
 from gitcurator.config import CONFIG_FILE, Config, parse_config
 from gitcurator.errors import EXIT_FAILURE, EXIT_OK, NotARepository, UsageError
 from gitcurator.library import SkillsRepo, open_repo
@@ -30,7 +25,11 @@ from gitcurator.statefiles import state_folder
 from gitcurator.store.index import staged_snapshot
 from gitcurator.store.notes import notes_commit
 from gitcurator.store.worktree import folder_tree
-from gitcurator.store.worktree_stat import stat_worktree
+from gitcurator.store.worktree_fingerprint import Seen, print_of
+from gitcurator.store.worktree_stat import StatTree, stat_worktree
+
+if TYPE_CHECKING:
+    from gitcurator.commands.validate_cache import ValidateCache
 
 MISSING_SKILL_MD = f"Missing required file: {SKILL_FILE}"
 
@@ -109,11 +108,23 @@ def _check_repo(
 ) -> CheckResult:
     config = repo.config
     selected = None if only is None else list(only)
-    cache = read_cache(state_folder(Path(repo.store.repo.commondir())), cache_key(repr(config)))
+    folder, key = state_folder(Path(repo.store.repo.commondir())), cache_key(repr(config))
+    # Before any stat: records made from what is seen below are stamped with it.
+    started_ns, seen = time.time_ns(), Seen()
+    if only is None and not staged:
+        quick = quick_result(repo.store, folder, key, strict, seen)
+        if quick is not None:
+            return quick
+    # The full path's caches and checks: not imported when the quick answer holds.
+    from gitcurator.commands.validate_cache import ValidateCache, read_cache
+
+    # --staged uses only the per-skill results (read when first asked for), not the work
+    # tree's records: their 5 MB at 10,000 skills are not parsed for it.
+    cache = ValidateCache(folder, key) if staged else read_cache(folder, key, started_ns)
     if staged:
         result = _check_staged(repo, config, selected, strict, cache)
     else:
-        result = _check_worktree(repo, config, selected, strict, cache, progress)
+        result = _check_worktree(repo, config, selected, strict, cache, progress, seen)
     folders = {raw for raw, full in given if full.is_dir() and not full.is_symlink()}
     # A folder whose skills sit in a nested repository is reported as such, not as empty.
     nested_at = [f.path for f in result.findings if f.rule == "nested-repository"]
@@ -147,6 +158,7 @@ def _check_staged(
 ) -> CheckResult:
     """What the hooks run: the staged change against HEAD, not the whole index."""
     from gitcurator.commands.reference_warnings import worktree_reference_findings
+    from gitcurator.commands.validate_cache import ValidateCache, memo_of, save_cache
     from gitcurator.skills.check_change import check_change
 
     tree, changes, entries = staged_snapshot(repo.store)
@@ -156,7 +168,7 @@ def _check_staged(
         config, old = _config_of(tree), _config_of(head)
         before_layout = (old.skills_dir, old.include)
         if config != repo.config:  # what was kept under the work tree's config does not hold
-            cache = read_cache(cache.folder, cache_key(repr(config)))
+            cache = ValidateCache(cache.folder, cache_key(repr(config)))
     memo = memo_of(cache, {p: (sha.decode(), mode) for p, (sha, mode) in entries.items()})
     result = check_change(
         head,
@@ -181,14 +193,19 @@ def _check_worktree(
     strict: bool,
     cache: ValidateCache,
     progress: Progress,
+    seen: Seen,
 ) -> CheckResult:
     """The work tree's skills, each read only if it changed since it was last checked; the
-    whole library's result taken as it was when nothing it follows from changed."""
-    scan = stat_worktree(repo.store, cache.worktree, cache.started_ns)
+    whole library's result taken as it was when nothing it follows from changed. `seen` are
+    stats taken since the run began (by the quick answer's check)."""
+    from gitcurator.commands.validate_cache import library_digest, memo_of, save_cache
+
+    scan = stat_worktree(repo.store, cache.worktree, cache.started_ns, (seen.ctimes, seen.lstats))
     whole = selected is None
     notes = notes_commit(repo.store)
     if whole and cache.final is not None and cache.final[0] == library_digest(scan, notes, strict):
         save_cache(cache, None, scan.records, whole=True)
+        _keep_quick(repo, cache, scan, strict, cache.final[1])
         return cache.final[1]
     # Imported only when something is checked: an unchanged library does not pay for them.
     from gitcurator.commands.reference_warnings import worktree_reference_findings
@@ -209,7 +226,30 @@ def _check_worktree(
     result = replace(result, findings=(*result.findings, *nested, *refs))
     final = (library_digest(scan, notes, strict), result) if whole else None
     save_cache(cache, memo, scan.records, whole=whole, final=final)
+    if whole:
+        _keep_quick(repo, cache, scan, strict, result)
     return result
+
+
+def _keep_quick(
+    repo: SkillsRepo, cache: ValidateCache, scan: StatTree, strict: bool, result: CheckResult
+) -> None:
+    """The whole library's result kept for the next run's quick answer, where the walk can
+    vouch for every entry it saw."""
+    fingerprint = print_of(scan, cache.started_ns)
+    if fingerprint is None:
+        return
+    depends_on = (scan.records.sources, scan.records.nested_key)
+    save_quick(
+        repo.store,
+        cache.folder,
+        cache.key,
+        strict,
+        fingerprint,
+        depends_on,
+        result,
+        cache.started_ns,
+    )
 
 
 def _config_of(tree: FileTree) -> Config:

@@ -18,30 +18,32 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
-import os
 import time
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from gitcurator import __version__
-from gitcurator.errors import StateFileError
+from gitcurator.commands.validate_quick import (
+    DAMAGE,
+    final_doc,
+    final_of,
+    finding_doc,
+    finding_of,
+    location_doc,
+    location_of,
+    read_state,
+    write_state,
+)
 from gitcurator.references.scan import Candidate
-from gitcurator.skills.check_memo import RULES_VERSION, Layout, SkillMemo, Summary
-from gitcurator.skills.check_skill import Finding
+from gitcurator.skills.check_memo import Layout, SkillMemo, Summary
 from gitcurator.skills.check_tree import CheckResult
-from gitcurator.skills.document import SkillLocation
-from gitcurator.statefiles import VALIDATE_CACHE, VALIDATE_RESULTS, open_regular, write_cache
+from gitcurator.statefiles import VALIDATE_CACHE, VALIDATE_RESULTS
 from gitcurator.store.worktree_stat import (
     StatTree,
     WorktreeRecords,
     records_changed,
     sound_records,
 )
-
-_FORMAT = 2
-_MAX_BYTES = 512 * 1024 * 1024
 
 
 @dataclass(slots=True)
@@ -69,18 +71,9 @@ class ValidateCache:
         """The results file, read on first use (an unchanged library never needs it)."""
         if self._results is None:
             self._results = Results()
-            with contextlib.suppress(*_DAMAGE):
-                self._results = _results_of(_read(self.folder / VALIDATE_RESULTS, self.key))
+            with contextlib.suppress(*DAMAGE):
+                self._results = _results_of(read_state(self.folder / VALIDATE_RESULTS, self.key))
         return self._results
-
-
-_DAMAGE = (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError)
-
-
-def cache_key(config: str) -> str:
-    """gitcurator's version, the rules' and the config's digest: what else decides a verdict."""
-    digest = hashlib.sha1(config.encode("utf-8", "surrogateescape")).hexdigest()
-    return f"{__version__}/{RULES_VERSION}/{digest}"
 
 
 def library_digest(scan: StatTree, notes: bytes | None, strict: bool) -> str:
@@ -102,41 +95,22 @@ def library_digest(scan: StatTree, notes: bytes | None, strict: bool) -> str:
     return digest.hexdigest()
 
 
-def read_cache(folder: Path, key: str) -> ValidateCache:
-    """The caches in the state `folder`, as far as they are sound and made under `key`."""
-    cache = ValidateCache(folder, key)
+def read_cache(folder: Path, key: str, started_ns: int | None = None) -> ValidateCache:
+    """The caches in the state `folder`, as far as they are sound and made under `key`;
+    `started_ns` is when this run began looking at the work tree (default: now)."""
+    cache = (
+        ValidateCache(folder, key)
+        if started_ns is None
+        else ValidateCache(folder, key, started_ns=started_ns)
+    )
     try:
-        doc = _read(folder / VALIDATE_CACHE, None)
+        doc = read_state(folder / VALIDATE_CACHE, None)
         cache.worktree = sound_records(doc["worktree"])
         if doc["key"] == key:
             cache.final = _final_of(doc["final"])
-    except _DAMAGE:
+    except DAMAGE:
         return ValidateCache(folder, key, started_ns=cache.started_ns)
     return cache
-
-
-def _read(path: Path, key: str | None) -> dict[str, object]:
-    """A cache file's body, if its header says it is whole (and made under `key`)."""
-    try:
-        fd = open_regular(path, os.O_RDONLY)
-    except StateFileError as exc:
-        raise OSError(str(exc)) from None
-    with os.fdopen(fd, "rb") as file:
-        raw = file.read(_MAX_BYTES + 1)
-    header, _, body = raw.partition(b"\n")
-    head = json.loads(header)
-    if (
-        not isinstance(head, dict)
-        or head.get("format") != _FORMAT
-        or hashlib.sha1(body).hexdigest() != head.get("sha1")
-        or (key is not None and head.get("key") != key)
-    ):
-        raise ValueError("not a sound cache")
-    doc = json.loads(body)
-    if not isinstance(doc, dict):
-        raise TypeError("not a cache")
-    doc["key"] = head.get("key")
-    return doc
 
 
 def _results_of(doc: Mapping[str, object]) -> Results:
@@ -163,26 +137,17 @@ def _layout_of(value: object) -> Layout | None:
     digest, refs_key = value["digest"], value["refs_key"]
     if type(digest) is not str or type(refs_key) is not str:
         raise TypeError("not a layout")
-    locations = tuple(_location(v) for v in value["locations"])
+    locations = tuple(location_of(v) for v in value["locations"])
     hidden = tuple(value["hidden"])
     if not all(type(h) is str for h in hidden):
         raise TypeError("not a path")
     sources = value["sources"]
     if sources is not None:
         sources = tuple(_source(v) for v in sources)
-    refs = {k: tuple(_finding_of(f) for f in v) for k, v in value["refs"].items()}
+    refs = {k: tuple(finding_of(f) for f in v) for k, v in value["refs"].items()}
     if not all(type(k) is str for k in refs):
         raise TypeError("not a key")
     return Layout(digest, locations, hidden, sources, refs_key, refs)
-
-
-def _location(value: object) -> SkillLocation:
-    if not isinstance(value, list) or len(value) != 4:
-        raise TypeError("not a skill")
-    folder, skill_md, archived, skills_dir = value
-    if not (type(folder) is str and type(skill_md) is str and type(skills_dir) is str):
-        raise TypeError("not a skill")
-    return SkillLocation(folder, skill_md, bool(archived), skills_dir)
 
 
 def _source(value: object) -> tuple[str, str, bool, bool]:
@@ -197,18 +162,7 @@ def _source(value: object) -> tuple[str, str, bool, bool]:
 def _summary(value: object) -> Summary:
     if not isinstance(value, list) or len(value) != 2 or type(value[1]) is not str:
         raise TypeError("not a skill's result")
-    return tuple(_finding_of(f) for f in value[0]), value[1]
-
-
-def _finding_of(value: object) -> Finding:
-    if not isinstance(value, list) or len(value) != 5:
-        raise TypeError("not a finding")
-    level, path, message, rule, line = value
-    if not all(type(v) is str for v in (level, path, message, rule)):
-        raise TypeError("not a finding")
-    if line is not None and type(line) is not int:
-        raise TypeError("not a line")
-    return Finding(level, path, message, rule, line)
+    return tuple(finding_of(f) for f in value[0]), value[1]
 
 
 def _final_of(value: object) -> tuple[str, CheckResult] | None:
@@ -216,12 +170,7 @@ def _final_of(value: object) -> tuple[str, CheckResult] | None:
         return None
     if not isinstance(value, dict) or type(value["digest"]) is not str:
         raise TypeError("not a result")
-    checked = [_location(v) for v in value["checked"]]
-    findings = tuple(_finding_of(f) for f in value["findings"])
-    ignored, hidden = value["ignored"], value["hidden"]
-    if not all(type(p) is str for p in (*ignored, *hidden)):
-        raise TypeError("not a path")
-    return value["digest"], CheckResult(tuple(checked), findings, tuple(ignored), tuple(hidden))
+    return value["digest"], final_of(value)
 
 
 def memo_of(cache: ValidateCache, contents: dict[str, tuple[str, int]]) -> SkillMemo:
@@ -247,7 +196,11 @@ def save_cache(
     """Write what this run used and found, where it differs from what was read: with `whole`
     (every skill was looked at) only that, else merged with what the cache held; `worktree`
     are the work tree's new records and `final` the whole library's result (None: the run
-    made none, the old ones stay)."""
+    made none, the old ones stay). A change of a few files is not written at all: rewriting
+    the two files (12 MB at 10,000 skills) costs more than the next run's re-reading and
+    re-checking those few, and what a cache lacks is only worked out again."""
+    if memo is not None and _few_changes(cache, memo, worktree):
+        return
     if memo is not None:
         _save_results(cache, memo, whole)
     # Records taken over keep their truth under the new time: each was checked this run.
@@ -256,8 +209,58 @@ def save_cache(
     kept = final or cache.final
     if not changed and kept is cache.final:
         return
-    doc = {"worktree": asdict(records), "final": _final_doc(kept)}
-    _write(cache.folder / VALIDATE_CACHE, cache.key, doc)
+    # Not dataclasses.asdict: it deep-copies 40,000 records (1 s at 10,000 skills).
+    worktree_doc = {f.name: getattr(records, f.name) for f in fields(records)}
+    doc = {"worktree": worktree_doc, "final": _final_doc(kept)}
+    write_state(cache.folder / VALIDATE_CACHE, cache.key, doc)
+
+
+# At most this many files with new records, and skills, names or candidates new to the
+# results, and nothing else changed (no folder listing, ignore rule or layout): not written.
+FEW_CHANGES = 32
+
+
+def _few_changes(cache: ValidateCache, memo: SkillMemo, worktree: WorktreeRecords | None) -> bool:
+    old, results = cache.worktree, cache.results()
+    if worktree is None:  # --staged: the results alone (the records are not its to change)
+        if not results.skills:
+            return False  # a first results file is small: written
+        worktree = old
+    elif old.recorded_ns == 0:  # no records were read: there is nothing to keep
+        return False
+    if (
+        worktree.dirs.keys() != old.dirs.keys()
+        or any(record is not old.dirs[p] for p, record in worktree.dirs.items())
+        or (worktree.ignores, worktree.sources, worktree.nested_key, worktree.nested)
+        != (old.ignores, old.sources, old.nested_key, old.nested)
+        or not _same_layout(memo.fresh_layout, results.layout)
+    ):
+        return False
+    budget = FEW_CHANGES
+    if memo.fresh_layout is not None and results.layout is not None:
+        known = results.layout.refs
+        budget -= sum(1 for k in memo.fresh_layout.refs if k not in known)
+    budget -= sum(1 for p, r in worktree.files.items() if old.files.get(p) is not r)
+    budget -= sum(1 for p in old.files if p not in worktree.files)
+    budget -= sum(1 for k in memo.fresh if k not in results.skills)
+    budget -= sum(1 for k in memo.fresh_names if k not in results.names)
+    budget -= sum(1 for k in memo.fresh_candidates if k not in results.candidates)
+    return budget >= 0
+
+
+def _same_layout(fresh: Layout | None, old: Layout | None) -> bool:
+    """Whether `fresh` says what `old` does, but for warnings of sources new by content."""
+    if fresh is None or fresh == old:
+        return True
+    if old is None:
+        return False
+    return (fresh.digest, fresh.locations, fresh.hidden, fresh.sources, fresh.refs_key) == (
+        old.digest,
+        old.locations,
+        old.hidden,
+        old.sources,
+        old.refs_key,
+    )
 
 
 def _save_results(cache: ValidateCache, memo: SkillMemo, whole: bool) -> None:
@@ -276,12 +279,12 @@ def _save_results(cache: ValidateCache, memo: SkillMemo, whole: bool) -> None:
     ):
         return
     doc = {
-        "skills": {k: [[_finding(f) for f in found], n] for k, (found, n) in skills.items()},
+        "skills": {k: [[finding_doc(f) for f in found], n] for k, (found, n) in skills.items()},
         "names": names,
         "candidates": candidates,
         "layout": _layout_doc(layout),
     }
-    _write(cache.folder / VALIDATE_RESULTS, cache.key, doc)
+    write_state(cache.folder / VALIDATE_RESULTS, cache.key, doc)
 
 
 def _layout_doc(layout: Layout | None) -> object:
@@ -289,38 +292,16 @@ def _layout_doc(layout: Layout | None) -> object:
         return None
     return {
         "digest": layout.digest,
-        "locations": [_location_doc(s) for s in layout.locations],
+        "locations": [location_doc(s) for s in layout.locations],
         "hidden": list(layout.hidden),
         "sources": None if layout.sources is None else [list(s) for s in layout.sources],
         "refs_key": layout.refs_key,
-        "refs": {k: [_finding(f) for f in v] for k, v in layout.refs.items()},
+        "refs": {k: [finding_doc(f) for f in v] for k, v in layout.refs.items()},
     }
-
-
-def _location_doc(s: SkillLocation) -> list[object]:
-    return [s.folder, s.skill_md, s.archived, s.skills_dir]
 
 
 def _final_doc(final: tuple[str, CheckResult] | None) -> object:
     if final is None:
         return None
     digest, result = final
-    return {
-        "digest": digest,
-        "checked": [_location_doc(s) for s in result.checked],
-        "findings": [_finding(f) for f in result.findings],
-        "ignored": list(result.ignored),
-        "hidden": list(result.hidden),
-    }
-
-
-def _write(path: Path, key: str, doc: object) -> None:
-    body = json.dumps(doc, separators=(",", ":"))  # ASCII: a path's surrogates are escaped
-    header = json.dumps(
-        {"format": _FORMAT, "key": key, "sha1": hashlib.sha1(body.encode()).hexdigest()}
-    )
-    write_cache(path, header + "\n" + body)
-
-
-def _finding(f: Finding) -> list[object]:
-    return [f.level, f.path, f.message, f.rule, f.line]
+    return {"digest": digest, **final_doc(result)}

@@ -35,16 +35,12 @@ Gate = Callable[[str], bool]
 
 @dataclass(frozen=True, slots=True)
 class _Detector:
-    """One kind of secret: its patterns and a cheap gate that must pass before they run.
-
-    Every pattern match implies the gate. Each gate costs one pass over the text at C speed
-    (`in`, or a regex that starts with a literal so the engine scans fast); a gate of None
-    means the patterns are that cheap themselves.
-    """
+    """One kind of secret: its patterns (and a check of a match), run only when its gate in
+    _gates passes. Each gate costs one pass over the text at C speed (`in`, or a regex that
+    starts with a literal so the engine scans fast)."""
 
     kind: str
     patterns: tuple[re.Pattern[str], ...]
-    gate: Gate | None = None
     confirm: Callable[[str, re.Match[str]], bool] | None = None
 
 
@@ -66,10 +62,12 @@ def _either(*gates: Gate) -> Gate:
 
 def scan_text(text: str) -> list[tuple[int, str]]:
     """The secrets in `text` as (1-based line, kind), in line order; placeholders are skipped."""
+    passed = [i for i, gate in enumerate(_gates()) if gate(text)]
+    if not passed:
+        return []  # no gate passes: no pattern can match, and detect_secrets is not imported
     found: set[tuple[int, str]] = set()
-    for detector in _detectors():
-        if detector.gate is not None and not detector.gate(text):
-            continue
+    detectors = _detectors()
+    for detector in (detectors[i] for i in passed):
         for pattern in detector.patterns:
             for match in pattern.finditer(text):
                 if detector.confirm is not None and not detector.confirm(text, match):
@@ -143,56 +141,63 @@ def _detectors() -> tuple[_Detector, ...]:
     def upstream(cls: type, **options: object) -> _Detector:
         return _Detector(cls.secret_type, tuple(cls.denylist), **options)  # type: ignore[attr-defined, arg-type]
 
+    def ours(kind: str, pattern: str) -> _Detector:
+        return _Detector(kind, (re.compile(pattern),))
+
     # The entropy and keyword plugins are left out on purpose: on prose and sample code they
     # flag every `password = "..."`; basic-auth URLs (`postgres://user:pass@host`) and
     # Artifactory's `AP[0-9A-F]…` likewise match documentation far more often than secrets.
-    # Upstream's case-insensitive patterns (AWS secret keys, Slack) are gated on the usual
-    # spellings only: a case-insensitive gate would cost ten times more on every file.
-    return (
-        upstream(
-            private_key.PrivateKeyDetector,
-            gate=_any_in("PRIVATE KEY", "PuTTY-User-Key-File"),
-            confirm=_private_key_body,
-        ),
-        upstream(
-            aws.AWSKeyDetector,
-            gate=_either(_search(r"A3T|AKIA|ASIA|ABIA|ACCA"), _any_in("aws", "AWS", "Aws")),
-        ),
-        upstream(github_token.GitHubTokenDetector, gate=_search(r"gh[pousr]_")),
-        _Detector(
-            "GitHub Token",
-            (re.compile(r"github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}"),),
-            gate=_any_in("github_pat_"),
-        ),
-        upstream(slack.SlackDetector, gate=_any_in("xox", "XOX", "hooks.slack.com")),
-        upstream(openai.OpenAIDetector, gate=_any_in("T3BlbkFJ")),
-        _Detector(
-            "Anthropic API Key",
-            (re.compile(r"sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{80,}"),),
-            gate=_any_in("sk-ant-"),
-        ),
-        upstream(stripe.StripeDetector, gate=_any_in("k_live_")),
-        upstream(
-            gitlab_token.GitLabTokenDetector,
-            gate=_either(
-                _search(r"gl(?:pat|dt|ft|soat|rt|cbt|imt|ptt|agent|oas)-"), _any_in("GR1348941")
-            ),
-        ),
-        upstream(npm.NpmDetector, gate=_any_in("_authToken")),
-        _Detector("NPM tokens", (re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"),), gate=_any_in("npm_")),
-        upstream(pypi_token.PypiTokenDetector, gate=_any_in("pypi-")),
-        upstream(sendgrid.SendGridDetector, gate=_any_in("SG.")),
+    detectors = (
+        upstream(private_key.PrivateKeyDetector, confirm=_private_key_body),
+        upstream(aws.AWSKeyDetector),
+        upstream(github_token.GitHubTokenDetector),
+        ours("GitHub Token", r"github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}"),
+        upstream(slack.SlackDetector),
+        upstream(openai.OpenAIDetector),
+        ours("Anthropic API Key", r"sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{80,}"),
+        upstream(stripe.StripeDetector),
+        upstream(gitlab_token.GitLabTokenDetector),
+        upstream(npm.NpmDetector),
+        ours("NPM tokens", r"\bnpm_[A-Za-z0-9]{36}\b"),
+        upstream(pypi_token.PypiTokenDetector),
+        upstream(sendgrid.SendGridDetector),
         upstream(twilio.TwilioKeyDetector),
-        upstream(
-            discord.DiscordBotTokenDetector,
-            gate=_search(r"\.[a-zA-Z\d_-]{6}\.[a-zA-Z\d_-]{27}"),
-        ),
-        upstream(
-            telegram_token.TelegramBotTokenDetector,
-            gate=_search(r":(?<=\d{8}:)[0-9A-Za-z_-]{35}"),
-        ),
-        upstream(mailchimp.MailchimpDetector, gate=_search(r"-us[0-9]")),
-        upstream(azure_storage_key.AzureStorageKeyDetector, gate=_any_in("AccountKey=")),
-        upstream(square_oauth.SquareOAuthDetector, gate=_any_in("sq0csp-")),
-        upstream(jwt.JwtTokenDetector, gate=_any_in("eyJ"), confirm=_jwt_is_real),
+        upstream(discord.DiscordBotTokenDetector),
+        upstream(telegram_token.TelegramBotTokenDetector),
+        upstream(mailchimp.MailchimpDetector),
+        upstream(azure_storage_key.AzureStorageKeyDetector),
+        upstream(square_oauth.SquareOAuthDetector),
+        upstream(jwt.JwtTokenDetector, confirm=_jwt_is_real),
+    )
+    assert len(detectors) == len(_gates())  # one gate each, in the same order
+    return detectors
+
+
+@functools.cache
+def _gates() -> tuple[Gate, ...]:
+    """Each detector's gate, in _detectors' order, built without detect_secrets: a text no
+    gate passes is answered without importing it. Every pattern match implies its gate.
+    Upstream's case-insensitive patterns (AWS secret keys, Slack) are gated on the usual
+    spellings only: a case-insensitive gate would cost ten times more on every file."""
+    return (
+        _any_in("PRIVATE KEY", "PuTTY-User-Key-File"),
+        _either(_search(r"A3T|AKIA|ASIA|ABIA|ACCA"), _any_in("aws", "AWS", "Aws")),
+        _search(r"gh[pousr]_"),
+        _any_in("github_pat_"),
+        _any_in("xox", "XOX", "hooks.slack.com"),
+        _any_in("T3BlbkFJ"),
+        _any_in("sk-ant-"),
+        _any_in("k_live_"),
+        _either(_search(r"gl(?:pat|dt|ft|soat|rt|cbt|imt|ptt|agent|oas)-"), _any_in("GR1348941")),
+        _any_in("_authToken"),
+        _any_in("npm_"),
+        _any_in("pypi-"),
+        _any_in("SG."),
+        _search(r"AC[a-z0-9]{32}|SK[a-z0-9]{32}"),  # upstream's two Twilio patterns, exactly
+        _search(r"\.[a-zA-Z\d_-]{6}\.[a-zA-Z\d_-]{27}"),
+        _search(r":(?<=\d{8}:)[0-9A-Za-z_-]{35}"),
+        _search(r"-us[0-9]"),
+        _any_in("AccountKey="),
+        _any_in("sq0csp-"),
+        _any_in("eyJ"),
     )

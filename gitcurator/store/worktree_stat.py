@@ -71,24 +71,34 @@ class StatTree:
     nested: list[str]
     records: WorktreeRecords
     contents: dict[str, tuple[str, int]] = field(default_factory=dict)
+    # Each file's stat as the walk took it, before anything was read (worktree_fingerprint).
+    seen: dict[str, os.stat_result] = field(default_factory=dict)
 
 
-def stat_worktree(store: Store, old: WorktreeRecords, started_ns: int) -> StatTree:
+def stat_worktree(
+    store: Store,
+    old: WorktreeRecords,
+    started_ns: int,
+    seen: tuple[Mapping[str, int], Mapping[str, os.stat_result]] | None = None,
+) -> StatTree:
     """The files `git add -A` would see, read through the records `old` holds; the new
-    records are stamped `started_ns` (taken before anything was looked at)."""
+    records are stamped `started_ns` (taken before anything was looked at). `seen` are
+    folders' ctimes and files' lstat results (by absolute path) taken since `started_ns`,
+    used instead of a stat again (worktree_fingerprint.live_digest's)."""
+    ctimes, lstats = seen or ({}, {})
     sources = ignore_sources(store)
     limit = old.recorded_ns - RACY_NS
     # An ignore file written in the tick its stat was taken keeps its stat: racy, as below.
     racy = any(isinstance(sig, list) and sig[:1] >= [limit] for sig in sources)
     same = sources == old.sources and not racy
-    walk = walk_folders(store, old.dirs if same else None, old.recorded_ns)
+    walk = walk_folders(store, old.dirs if same else None, old.recorded_ns, ctimes)
     rules_changed = walk.ignores != old.ignores or any(
         sig[:1] >= [limit] for sig in walk.ignores.values()
     )
     if rules_changed and len(walk.relisted) < len(walk.dirs):
         walk = walk_folders(store)  # listings kept under other ignore rules do not hold
-    nested, nested_key = _nested(store, walk, old)
-    fresh = WorktreeRecords(started_ns, {}, walk.dirs, walk.ignores, sources, nested_key, nested)
+    nested, depends_on = _nested(store, walk, old)
+    fresh = WorktreeRecords(started_ns, {}, walk.dirs, walk.ignores, sources, depends_on, nested)
     where: dict[str, str] = {}
     links: dict[str, str] = {}
     unknown: dict[str, list[int]] = {}
@@ -105,9 +115,10 @@ def stat_worktree(store: Store, old: WorktreeRecords, started_ns: int) -> StatTr
     for full, rel in walk.files:
         where[rel] = full
         try:
-            st = os.lstat(full)
+            st = lstats.get(full) or os.lstat(full)
         except OSError:
             continue  # gone since the walk: reading it reports that
+        result.seen[rel] = st
         sig = _signature(st)
         if sig[4] == LINK_MODE:
             links[rel] = os.readlink(full)
@@ -177,15 +188,7 @@ def _nested(store: Store, walk: Walk, old: WorktreeRecords) -> tuple[list[str], 
     """nested_repositories, unless nothing it depends on changed since `old` was recorded:
     HEAD's tree and the index (submodule links), and each folder listed afresh holds the same
     folders, nested repositories and skill markers as before."""
-    head = store.head_commit()
-    tree = store.repo[head].tree.decode() if head else ""  # type: ignore[attr-defined]
-    index = os.environ.get("GIT_INDEX_FILE") or store.repo.index_path()
-    try:
-        st = os.stat(index)
-        index_sig: list[int] = [st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino]
-    except OSError:
-        index_sig = []
-    key: list[object] = [tree, index_sig]
+    key = nested_key(store)
     reused = len(walk.relisted) < len(walk.dirs)
     if (
         reused
@@ -194,6 +197,20 @@ def _nested(store: Store, walk: Walk, old: WorktreeRecords) -> tuple[list[str], 
     ):
         return old.nested, key
     return nested_repositories(store), key
+
+
+def nested_key(store: Store) -> list[object]:
+    """What the nested repositories depend on besides the folders: HEAD's tree id and the
+    index file's stat data ([mtime, ctime, size, inode], [] without one)."""
+    head = store.head_commit()
+    tree = store.repo[head].tree.decode() if head else ""  # type: ignore[attr-defined]
+    index = os.environ.get("GIT_INDEX_FILE") or store.repo.index_path()
+    try:
+        st = os.stat(index)
+        index_sig: list[int] = [st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino]
+    except OSError:
+        index_sig = []
+    return [tree, index_sig]
 
 
 _MARKERS = (SKILL_FILE, SKILL_FILE_LOWER, VENV_MARKER)

@@ -43,11 +43,15 @@ class Walk:
 
 
 def walk_folders(
-    store: Store, known: Mapping[str, DirRecord] | None = None, recorded_ns: int = 0
+    store: Store,
+    known: Mapping[str, DirRecord] | None = None,
+    recorded_ns: int = 0,
+    ctimes: Mapping[str, int] | None = None,
 ) -> Walk:
     """Every file `git add -A` would see: ignore rules honoured, `.git` and nested
     repositories left out, a symlink to a folder taken as a file (as git records it).
-    `known` are listings recorded at `recorded_ns` by an earlier walk."""
+    `known` are listings recorded at `recorded_ns` by an earlier walk; `ctimes` are folders'
+    ctimes (by absolute path) taken since this run began, used instead of a stat again."""
     everywhere = has_global_ignores(store)
     manager: list[IgnoreFilterManager] = []
 
@@ -62,7 +66,7 @@ def walk_folders(
     pending: list[tuple[str, str, bool]] = [(root, "", False)]
     while pending:
         dirpath, rel, parent_check = pending.pop()
-        record = _reused(dirpath, known.get(rel) if known else None, limit)
+        record = _reused(dirpath, known.get(rel) if known else None, limit, ctimes or {})
         if record is None:
             record = _listing(dirpath, rel, everywhere or parent_check, ignore)
             if record is None:
@@ -74,28 +78,30 @@ def walk_folders(
             walk.relisted.append(rel)
         walk.dirs[rel] = record
         prefix = rel + "/" if rel else ""
-        for name in names(record[3]):
-            walk.files.append((os.path.join(dirpath, name), prefix + name))
+        # Joined by hand, not os.path.join: 40,000 calls of it cost a warm walk 0.1 s.
+        base = dirpath if dirpath.endswith("/") else dirpath + "/"
+        walk.files.extend((base + name, prefix + name) for name in names(record[3]))
         if record[6]:
             walk.ignores[prefix + ".gitignore"] = _signature(os.path.join(dirpath, ".gitignore"))
         keep = names(record[2])
-        pending.extend(
-            (os.path.join(dirpath, d), prefix + d, bool(record[1])) for d in reversed(keep)
-        )
+        pending.extend((base + d, prefix + d, bool(record[1])) for d in reversed(keep))
     return walk
 
 
-def _reused(dirpath: str, record: DirRecord | None, limit: int) -> DirRecord | None:
+def _reused(
+    dirpath: str, record: DirRecord | None, limit: int, ctimes: Mapping[str, int]
+) -> DirRecord | None:
     """A recorded listing that still holds, else None."""
     if record is None or record[5]:
         return None
-    mtime = _mtime(dirpath)
+    mtime = ctimes.get(dirpath) or _mtime(dirpath)
     if mtime != record[0] or mtime >= limit:
         return None
     nested = record[4]
     assert isinstance(nested, list)
     for name, seen in nested:
-        if _mtime(os.path.join(dirpath, name)) != seen:
+        path = os.path.join(dirpath, name)
+        if (ctimes.get(path) or _mtime(path)) != seen:
             return None
     return record
 

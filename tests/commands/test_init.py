@@ -257,3 +257,41 @@ def test_init_minus_c_is_the_folder_and_a_relative_path_lies_inside_it(
         "pdf-extract/SKILL.md",
     ]
     assert not (tmp_path / ".git").exists() and not (tmp_path / "elsewhere").exists()
+
+
+def _many_skills(lib: Path, count: int) -> None:
+    for i in range(count):
+        write_skill(lib, f"skill-{i:03d}")
+
+
+def test_a_refused_init_of_an_empty_repository_leaves_no_pack_behind(tmp_path: Path) -> None:
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    git("init", "-q", "-b", "main", cwd=lib)
+    _many_skills(lib, 60)  # enough objects for a pack (store/pack_writer.LOOSE_BELOW)
+    write_skill(lib, "broken", body="---\nname: broken\n---\n# no description\n")
+    result = run_cli("init", str(lib))
+    assert result.code == 1 and "nothing was written" in result.err
+    pack_dir = lib / ".git" / "objects" / "pack"
+    assert not (list(pack_dir.iterdir()) if pack_dir.exists() else [])
+    assert not (lib / ".gitcurator.yaml").exists()
+    assert git("rev-parse", "-q", "--verify", "HEAD", cwd=lib, check=False).returncode != 0
+
+
+def test_an_init_interrupted_during_its_checks_leaves_no_pack_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gitcurator.commands import init as init_command
+
+    def interrupted(*args: object) -> dict[str, str]:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(init_command, "precheck", interrupted)
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    git("init", "-q", "-b", "main", cwd=lib)
+    _many_skills(lib, 60)
+    assert run_cli("init", str(lib)).code == 130
+    pack_dir = lib / ".git" / "objects" / "pack"
+    assert not (list(pack_dir.iterdir()) if pack_dir.exists() else [])
+    assert not (lib / ".gitcurator.yaml").exists()

@@ -14,10 +14,11 @@ from support.read_only import refuse_opening_in
 from support.repos import git, run_cli, write_skill
 
 import gitcurator.commands.validate as validate_command
-from gitcurator.statefiles import VALIDATE_CACHE, VALIDATE_RESULTS
+import gitcurator.commands.validate_cache as validate_cache
+from gitcurator.statefiles import VALIDATE_CACHE, VALIDATE_QUICK, VALIDATE_RESULTS
 from gitcurator.store import worktree_stat, worktree_walk
 
-CACHES = (VALIDATE_CACHE, VALIDATE_RESULTS)
+CACHES = (VALIDATE_CACHE, VALIDATE_RESULTS, VALIDATE_QUICK)
 SCRIPTED = """---
 name: runner
 description: Use when a task needs the runner script.
@@ -91,6 +92,30 @@ def test_an_unchanged_library_is_answered_without_checking_a_skill(
     assert _validate(repo) == cold
 
 
+def test_an_unchanged_library_is_answered_from_the_quick_file_alone(
+    repo: Path, trusting: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_skill(repo, "broken", body="---\nname: broken\n---\n# no description\n")
+    cold = _cold(repo)
+    assert (_state(repo) / VALIDATE_QUICK).is_file()
+
+    def no_read(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the per-file records were read for an unchanged library")
+
+    monkeypatch.setattr(validate_cache, "read_cache", no_read)
+    assert _validate(repo) == cold
+    monkeypatch.undo()
+    strict = _validate(repo, "--strict")  # another mode is not answered from it
+    assert strict == _cold(repo, "--strict")
+    assert strict[1]["mode"] == "strict"
+
+
+def test_no_quick_answer_is_kept_for_files_changed_in_its_second(repo: Path) -> None:
+    # git's racy rule in force: every file was written within the second of the run.
+    _cold(repo)
+    assert not (_state(repo) / VALIDATE_QUICK).exists()
+
+
 def test_an_error_found_cold_is_found_warm(repo: Path, trusting: None) -> None:
     write_skill(repo, "broken", body="---\nname: broken\n---\n# no description\n")
     cold = _cold(repo)
@@ -134,6 +159,18 @@ def _same_size_edit(repo: Path) -> None:
     text = skill.read_text()
     with skill.open("r+") as f:  # in place: the same inode, the same size
         f.write(text.replace("name: pdf-extract", "name: PDF-extract", 1))
+
+
+def _same_size_edit_mtime_kept(repo: Path) -> None:
+    skill = repo / "pdf-extract" / "SKILL.md"
+    before = skill.stat()
+    _same_size_edit(repo)
+    os.utime(skill, ns=(before.st_atime_ns, before.st_mtime_ns))  # as `touch -r` leaves it
+
+
+def _commit_by_git(repo: Path) -> None:
+    write_skill(repo, "late", body="---\nname: late\ndescription: Fixed by plain git.\n---\n")
+    _commit(repo, "fixed behind gitcurator's back")
 
 
 def _new_file(repo: Path) -> None:
@@ -211,6 +248,8 @@ def _config_reference_files(repo: Path) -> None:
         _broken_yaml,
         _touch,
         _same_size_edit,
+        _same_size_edit_mtime_kept,
+        _commit_by_git,
         _chmod,
         _symlink_out,
         _reset_hard,
@@ -310,8 +349,8 @@ def test_a_read_only_state_folder_still_validates(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cold = _cold(repo)
-    for name in CACHES:
-        (_state(repo) / name).unlink()
+    for name in CACHES:  # the quick answer is kept only once the files are a second old
+        (_state(repo) / name).unlink(missing_ok=name == VALIDATE_QUICK)
     state = _state(repo)
     refuse_opening_in(monkeypatch, state)
     assert _validate(repo) == cold
@@ -375,3 +414,55 @@ def test_a_folder_made_unreadable_is_passed_over_warm_as_cold(
         _warm_then_cold(repo)
     finally:
         folder.chmod(0o755)
+
+
+def test_edits_too_few_to_rewrite_the_caches_for_are_still_seen(repo: Path, trusting: None) -> None:
+    _cold(repo)
+    _tick()
+    _validate(repo)
+    kept = {name: (_state(repo) / name).read_bytes() for name in (VALIDATE_CACHE, VALIDATE_RESULTS)}
+    skill = repo / "pdf-extract" / "SKILL.md"
+    good = skill.read_text()
+    for text, code in (
+        ("---\nname: pdf-extract\n---\n# no description\n", 1),
+        (good, 0),
+        ("---\nname: pdf-extract\ndescription: [broken\n---\n", 1),
+        ("---\nname: PDF-extract\ndescription: Use when x.\n---\n", 1),
+    ):
+        _tick()
+        skill.write_text(text)
+        warm = _validate(repo)
+        assert warm[0] == code
+        assert warm == _cold_keeping(repo, kept)
+    # One file changed at a time rewrote neither big cache, and every answer was right.
+    assert {n: (_state(repo) / n).read_bytes() for n in kept} == kept
+
+
+def _cold_keeping(repo: Path, kept: dict[str, bytes], *args: str) -> tuple[int, dict[str, object]]:
+    """A cold run's answer, the caches the warm run left put back after it."""
+    saved = {
+        n: (_state(repo) / n).read_bytes()
+        for n in (*kept, VALIDATE_QUICK)
+        if (_state(repo) / n).exists()
+    }
+    cold = _cold(repo, *args)
+    for name in CACHES:
+        (_state(repo) / name).unlink(missing_ok=True)
+    for name, data in saved.items():
+        (_state(repo) / name).write_bytes(data)
+    return cold
+
+
+def test_staged_edits_too_few_to_rewrite_the_results_for_are_still_seen(
+    repo: Path, trusting: None
+) -> None:
+    _validate(repo)  # the results hold every skill
+    skill = repo / "pdf-extract" / "SKILL.md"
+    good = skill.read_text()
+    for text, code in (("---\nname: pdf-extract\n---\n# no description\n", 1), (good, 0)):
+        _tick()
+        skill.write_text(text)
+        git("add", "-A", cwd=repo)
+        warm = _validate(repo, "--staged")
+        assert warm[0] == code
+        assert warm == _cold_keeping(repo, dict.fromkeys(CACHES, b""), "--staged")

@@ -1,0 +1,194 @@
+"""`validate`'s answer for an unchanged library, and the file format of its state files.
+
+statefiles.VALIDATE_QUICK holds the last whole-library result beside a fingerprint of the
+work tree it was found on (store/worktree_fingerprint: every folder's and file's stat data),
+what else that result follows from (the ignore rules' stat data, HEAD's tree and the index's
+stat for nested repositories, the notes commit, `strict`), and the cache key (gitcurator's
+version, the rules', the config's digest). When all of that is as it was, the result is
+returned without reading the per-file records or checking anything; otherwise the caller
+takes the full path (commands/validate_cache).
+
+Every state file is a header line (format, key, the body's SHA-1) and the body's JSON; one
+that is missing, truncated, edited, linked or foreign is ignored, never trusted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gitcurator import __version__
+from gitcurator.errors import StateFileError
+from gitcurator.skills.check_memo import RULES_VERSION
+from gitcurator.skills.check_skill import Finding
+from gitcurator.skills.check_tree import CheckResult
+from gitcurator.skills.document import SkillLocation
+from gitcurator.statefiles import VALIDATE_QUICK, open_regular, write_cache
+from gitcurator.store import worktree_stat
+from gitcurator.store.notes import notes_commit
+from gitcurator.store.worktree_fingerprint import Seen, TreePrint, live_digest
+from gitcurator.store.worktree_stat import nested_key
+from gitcurator.store.worktree_walk import ignore_sources
+
+if TYPE_CHECKING:
+    from gitcurator.store.repository import Store
+
+FORMAT = 2
+_MAX_BYTES = 512 * 1024 * 1024
+DAMAGE = (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError)
+
+
+def cache_key(config: str) -> str:
+    """gitcurator's version, the rules' and the config's digest: what else decides a verdict."""
+    digest = hashlib.sha1(config.encode("utf-8", "surrogateescape")).hexdigest()
+    return f"{__version__}/{RULES_VERSION}/{digest}"
+
+
+def quick_result(
+    store: Store, folder: Path, key: str, strict: bool, seen: Seen | None = None
+) -> CheckResult | None:
+    """The last whole-library result, if the work tree and all it follows from are unchanged;
+    `seen` hears the stats taken, for a full walk to take over when they are not."""
+    with contextlib.suppress(*DAMAGE):
+        doc = read_state(folder / VALIDATE_QUICK, key)
+        if doc["strict"] is not strict or doc["notes"] != _hex(notes_commit(store)):
+            return None
+        if doc["sources"] != ignore_sources(store) or doc["nested_key"] != nested_key(store):
+            return None
+        dirs, files = _names(doc["dirs"]), _names(doc["files"])
+        if live_digest(str(store.root), dirs, files, seen) != doc["print"]:
+            return None
+        return final_of(doc["final"])
+    return None
+
+
+def save_quick(
+    store: Store,
+    folder: Path,
+    key: str,
+    strict: bool,
+    fingerprint: TreePrint,
+    depends_on: tuple[list[object], list[object]],
+    result: CheckResult,
+    started_ns: int,
+) -> None:
+    """Keep `result` as the answer while `fingerprint` and `depends_on` (the ignore sources
+    and the nested repositories' key the walk used) hold; not when one of those files was
+    changed within a second of `started_ns` (a change in the same clock tick would not show)."""
+    sources, nested = depends_on
+    limit = started_ns - worktree_stat.RACY_NS  # read here: tests lower it
+    sigs = [s for s in (*sources, *nested) if isinstance(s, list)]
+    if any(not isinstance(n, int) or n >= limit for s in sigs for n in s[:2]):
+        return
+    doc = {
+        "strict": strict,
+        "notes": _hex(notes_commit(store)),
+        "sources": sources,
+        "nested_key": nested,
+        "dirs": "\0".join(fingerprint.dirs),
+        "files": "\0".join(fingerprint.files),
+        "print": fingerprint.digest,
+        "final": final_doc(result),
+    }
+    write_state(folder / VALIDATE_QUICK, key, doc)
+
+
+def _hex(commit: bytes | None) -> str | None:
+    return None if commit is None else commit.decode("ascii")
+
+
+def _names(joined: object) -> tuple[str, ...]:
+    if type(joined) is not str:
+        raise TypeError("not a listing")
+    return tuple(joined.split("\0")) if joined else ()
+
+
+def read_state(path: Path, key: str | None) -> dict[str, object]:
+    """A state file's body, if its header says it is whole (and made under `key`)."""
+    try:
+        fd = open_regular(path, os.O_RDONLY)
+    except StateFileError as exc:
+        raise OSError(str(exc)) from None
+    with os.fdopen(fd, "rb") as file:
+        raw = file.read(_MAX_BYTES + 1)
+    header, _, body = raw.partition(b"\n")
+    head = json.loads(header)
+    if (
+        not isinstance(head, dict)
+        or head.get("format") != FORMAT
+        or hashlib.sha1(body).hexdigest() != head.get("sha1")
+        or (key is not None and head.get("key") != key)
+    ):
+        raise ValueError("not a sound cache")
+    doc = json.loads(body)
+    if not isinstance(doc, dict):
+        raise TypeError("not a cache")
+    doc["key"] = head.get("key")
+    return doc
+
+
+def write_state(path: Path, key: str, doc: object) -> None:
+    """`doc` under a header naming `key`, atomically (skipped where it cannot be written)."""
+    body = json.dumps(doc, separators=(",", ":"))  # ASCII: a path's surrogates are escaped
+    header = json.dumps(
+        {"format": FORMAT, "key": key, "sha1": hashlib.sha1(body.encode()).hexdigest()}
+    )
+    write_cache(path, header + "\n" + body)
+
+
+def final_of(value: object) -> CheckResult:
+    """A whole-library result as final_doc wrote it (TypeError when it has another shape)."""
+    if not isinstance(value, dict):
+        raise TypeError("not a result")
+    checked = [location_of(v) for v in value["checked"]]
+    findings = tuple(finding_of(f) for f in value["findings"])
+    ignored, hidden = value["ignored"], value["hidden"]
+    if not all(type(p) is str for p in (*ignored, *hidden)):
+        raise TypeError("not a path")
+    return CheckResult(tuple(checked), findings, tuple(ignored), tuple(hidden))
+
+
+def final_doc(result: CheckResult) -> dict[str, object]:
+    """A whole-library result as JSON data."""
+    return {
+        "checked": [location_doc(s) for s in result.checked],
+        "findings": [finding_doc(f) for f in result.findings],
+        "ignored": list(result.ignored),
+        "hidden": list(result.hidden),
+    }
+
+
+def location_of(value: object) -> SkillLocation:
+    """A skill's location as location_doc wrote it."""
+    if not isinstance(value, list) or len(value) != 4:
+        raise TypeError("not a skill")
+    folder, skill_md, archived, skills_dir = value
+    if not (type(folder) is str and type(skill_md) is str and type(skills_dir) is str):
+        raise TypeError("not a skill")
+    return SkillLocation(folder, skill_md, bool(archived), skills_dir)
+
+
+def location_doc(s: SkillLocation) -> list[object]:
+    """A skill's location as JSON data."""
+    return [s.folder, s.skill_md, s.archived, s.skills_dir]
+
+
+def finding_of(value: object) -> Finding:
+    """A finding as finding_doc wrote it."""
+    if not isinstance(value, list) or len(value) != 5:
+        raise TypeError("not a finding")
+    level, path, message, rule, line = value
+    if not all(type(v) is str for v in (level, path, message, rule)):
+        raise TypeError("not a finding")
+    if line is not None and type(line) is not int:
+        raise TypeError("not a line")
+    return Finding(level, path, message, rule, line)
+
+
+def finding_doc(f: Finding) -> list[object]:
+    """A finding as JSON data."""
+    return [f.level, f.path, f.message, f.rule, f.line]

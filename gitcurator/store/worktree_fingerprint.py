@@ -1,0 +1,92 @@
+"""One digest of the whole work tree's stat data: every folder's ctime and every file's
+mtime, ctime, size and inode, as a walk saw them. Checking it again costs one stat call an
+entry and no parse of the per-file records, which is what lets `validate` answer for an
+unchanged library in a fraction of a full walk's time.
+
+A digest is made only when every entry it covers was last changed more than a second before
+the walk began (git's racy rule, as in store/worktree_stat): a later change then always moves
+a ctime, so an equal digest means nothing was added, removed, renamed, written or chmodded.
+Folders holding a symlink are not covered (their listings are never reused either).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+
+from gitcurator.store import worktree_stat
+from gitcurator.store.worktree_stat import StatTree
+
+
+@dataclass(frozen=True, slots=True)
+class TreePrint:
+    """The folders and files (repo-relative, '' for the top) a digest covers, and the digest."""
+
+    dirs: tuple[str, ...]
+    files: tuple[str, ...]
+    digest: str
+
+
+def print_of(scan: StatTree, started_ns: int) -> TreePrint | None:
+    """The fingerprint of what the walk behind `scan` saw (it began at `started_ns`), or
+    None when some entry was too recent to vouch for, or is not covered."""
+    limit = started_ns - worktree_stat.RACY_NS  # read here: tests lower it
+    dirs: list[str] = []
+    ctimes: list[int] = []
+    for rel, record in scan.records.dirs.items():
+        nested = record[4]
+        if record[5] or not isinstance(nested, list) or not isinstance(record[0], int):
+            return None
+        dirs.append(rel)
+        ctimes.append(record[0])
+        prefix = rel + "/" if rel else ""
+        for name, ctime in nested:
+            dirs.append(prefix + name)
+            ctimes.append(ctime)
+    if any(c < 0 or c >= limit for c in ctimes):
+        return None
+    files = tuple(sorted({*scan.tree.paths, *scan.records.ignores}))
+    texts = []
+    for rel in files:
+        st = scan.seen.get(rel)
+        if st is None or st.st_mtime_ns >= limit or st.st_ctime_ns >= limit:
+            return None
+        texts.append(_text(st))
+    return TreePrint(tuple(dirs), files, _digest(ctimes, texts))
+
+
+@dataclass(slots=True)
+class Seen:
+    """What live_digest stat-ed, by absolute path: for store/worktree_stat to take over."""
+
+    ctimes: dict[str, int] = field(default_factory=dict)
+    lstats: dict[str, os.stat_result] = field(default_factory=dict)
+
+
+def live_digest(
+    root: str, dirs: tuple[str, ...], files: tuple[str, ...], seen: Seen | None = None
+) -> str | None:
+    """The digest these folders and files have now (None if one is gone); `seen` hears
+    every stat taken."""
+    stat, lstat = os.stat, os.lstat
+    dir_paths = [f"{root}/{rel}" if rel else root for rel in dirs]
+    file_paths = [f"{root}/{rel}" for rel in files]
+    try:
+        ctimes = [stat(path).st_ctime_ns for path in dir_paths]
+        lstats = [lstat(path) for path in file_paths]
+    except OSError:
+        return None
+    if seen is not None:
+        seen.ctimes.update(zip(dir_paths, ctimes, strict=True))
+        seen.lstats.update(zip(file_paths, lstats, strict=True))
+    return _digest(ctimes, [_text(st) for st in lstats])
+
+
+def _text(st: os.stat_result) -> str:
+    return f"{st.st_mtime_ns} {st.st_ctime_ns} {st.st_size} {st.st_ino}"
+
+
+def _digest(ctimes: list[int], texts: list[str]) -> str:
+    body = f"{len(ctimes)} {len(texts)}\n{' '.join(map(str, ctimes))}\n" + "\n".join(texts)
+    return hashlib.sha1(body.encode()).hexdigest()
