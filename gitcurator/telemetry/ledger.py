@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import posixpath
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -34,6 +33,7 @@ from gitcurator.store.notes import (
 from gitcurator.telemetry import journal, names_cache, names_index, records_subset
 from gitcurator.telemetry.events import Event
 from gitcurator.telemetry.fold import apply_events
+from gitcurator.telemetry.record_text import indented
 from gitcurator.telemetry.records import (
     UsageRecord,
     check_doc,
@@ -328,7 +328,7 @@ def _encode(record: UsageRecord) -> bytes:
     problems = check_doc(doc, record.skill)
     if problems:
         raise CuratorError(f"refusing to write an invalid record for {record.skill}: {problems[0]}")
-    return (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode()
+    return (indented(doc) + "\n").encode()
 
 
 def _already_folded(store: Store, commit: ObjectID | None) -> set[str]:
