@@ -1,4 +1,5 @@
-"""The `gitcurator` executable: `record` and `hook` take a fast path, the rest goes to the CLI.
+"""The `gitcurator` executable: `record`, `hook` and a plain `flush` take a fast path, the rest
+goes to the CLI.
 
 Agents run `gitcurator record use NAME` on every skill load, so that command must not pay for
 click, dulwich or PyYAML. Anything this parser does not recognise (help, odd flags) falls
@@ -76,12 +77,24 @@ def main() -> None:
         exit_process(EXIT_INTERRUPTED)  # it landed before exit_process could ignore it
 
 
+# `flush` as a hook or a schedule runs it: plain, it needs no option parsing, and click with
+# every command module costs ~50 ms of a flush's ~250 ms.
+_PLAIN_FLUSH = (["flush"], ["flush", "--json"])
+
+
 def _command() -> int:
     fast = parse_record(sys.argv[1:])
     if fast is not None:
         from gitcurator.commands.record import record_events
 
         return record_events(*fast)
+    if sys.argv[1:] in _PLAIN_FLUSH:
+        from pathlib import Path
+
+        from gitcurator.commands.flush import flush
+        from gitcurator.output import emit
+
+        return emit(flush(Path.cwd()), as_json=sys.argv[2:] == ["--json"])
     from gitcurator.cli import main as cli_main
 
     return cli_main()
