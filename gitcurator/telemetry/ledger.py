@@ -38,7 +38,6 @@ from gitcurator.telemetry.records import (
     UsageRecord,
     check_doc,
     decode_record,
-    from_doc,
     to_doc,
 )
 from gitcurator.telemetry.screen import Screened, screen_events
@@ -348,11 +347,11 @@ def _read_cache(path: Path, key: str | None) -> Loaded | None:
         if doc["notes"] != key:
             return None
         return Loaded(
-            {n: from_doc(d) for n, d in doc["records"].items()},
+            {n: records_subset.from_cache_text(d) for n, d in doc["records"].items()},
             list(doc["problems"]),
             dict(doc["unreadable"]),
         )
-    except (KeyError, TypeError, ValueError, AttributeError):
+    except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
         return None
 
 
@@ -361,7 +360,7 @@ def _write_cache(path: Path, key: str | None, loaded: Loaded) -> None:
         path,
         {
             "notes": key,
-            "records": {n: to_doc(r) for n, r in loaded.records.items()},
+            "records": {n: records_subset.cache_text(r) for n, r in loaded.records.items()},
             "problems": loaded.problems,
             "unreadable": loaded.unreadable,
         },
