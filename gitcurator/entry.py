@@ -1,4 +1,5 @@
-"""The `gitcurator` executable: `record` and `hook` take a fast path, the rest goes to the CLI.
+"""The `gitcurator` executable: `record`, `hook` and a plain `flush` take a fast path, the rest
+goes to the CLI.
 
 Agents run `gitcurator record use NAME` on every skill load, so that command must not pay for
 click, dulwich or PyYAML. Anything this parser does not recognise (help, odd flags) falls
@@ -7,20 +8,23 @@ through to the full click CLI, which gives the same results with the usual messa
 
 from __future__ import annotations
 
+import os
 import sys
-from pathlib import Path
 
 from gitcurator.error_handler import exit_process, guarded, stop_on_signals
 from gitcurator.errors import EXIT_INTERRUPTED
 
 
-def parse_record(argv: list[str]) -> tuple[Path, str, list[str], str | None] | None:
+def parse_record(argv: list[str]) -> tuple[str, str, list[str], str | None] | None:
     """(repo, kind, names, at) of a plain `[-C PATH] record use|view NAME... [--at T]`; every
-    argument after `--` is a name (`record use -- -21risk-automation`)."""
-    repo: Path | None = None
+    argument after `--` is a name (`record use -- -21risk-automation`). The repo is a path
+    string spelled as pathlib would (no pathlib import on the hot path)."""
+    from gitcurator.telemetry.gitdir import pure_path
+
+    repo: str | None = None
     args = list(argv)
     if args[:1] == ["-C"] and len(args) > 1:
-        repo, args = Path(args[1]), args[2:]
+        repo, args = pure_path(args[1]), args[2:]
     if args[:1] != ["record"] or len(args) < 3 or args[1] not in ("use", "view"):
         return None
     kind, rest = args[1], args[2:]
@@ -36,7 +40,7 @@ def parse_record(argv: list[str]) -> tuple[Path, str, list[str], str | None] | N
             if arg == "--at":
                 at = rest[i + 1]
             else:
-                repo = Path(rest[i + 1])
+                repo = pure_path(rest[i + 1])
             i += 2
             continue
         if arg.startswith("--at="):
@@ -48,7 +52,7 @@ def parse_record(argv: list[str]) -> tuple[Path, str, list[str], str | None] | N
         i += 1
     if not names:
         return None
-    return repo or Path.cwd(), kind, names, at
+    return repo or os.getcwd(), kind, names, at
 
 
 def main() -> None:
@@ -73,12 +77,24 @@ def main() -> None:
         exit_process(EXIT_INTERRUPTED)  # it landed before exit_process could ignore it
 
 
+# `flush` as a hook or a schedule runs it: plain, it needs no option parsing, and click with
+# every command module costs ~50 ms of a flush's ~250 ms.
+_PLAIN_FLUSH = (["flush"], ["flush", "--json"])
+
+
 def _command() -> int:
     fast = parse_record(sys.argv[1:])
     if fast is not None:
         from gitcurator.commands.record import record_events
 
         return record_events(*fast)
+    if sys.argv[1:] in _PLAIN_FLUSH:
+        from pathlib import Path
+
+        from gitcurator.commands.flush import flush
+        from gitcurator.output import emit
+
+        return emit(flush(Path.cwd()), as_json=sys.argv[2:] == ["--json"])
     from gitcurator.cli import main as cli_main
 
     return cli_main()

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
-import signal
 import sys
 from collections.abc import Callable
 
@@ -21,15 +19,17 @@ from gitcurator.errors import (
 # typing costs the `record` hot path milliseconds: its names only for the type checker.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import signal
     from typing import NoReturn
+else:
+    # The C module under `signal`, with the same functions and numbers: `signal` wraps them in
+    # enums, and importing enum costs every `record` milliseconds.
+    import _signal as signal
 
 
 def error_line(message: str) -> str:
     """The line on stderr that says a command failed and why."""
     return f"gitcurator: error: {message}"
-
-
-_OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
 
 def guarded(command: Callable[[], int]) -> int:
@@ -94,8 +94,10 @@ def _missing_object(exc: KeyError) -> str | None:
     # JSON or config key that looks like a sha), a bug that must not pass as a missing object.
     if not isinstance(found, bytes):
         return None
+    import re  # an error's import: `record` must not pay for it
+
     text = found.decode("ascii", "replace")
-    return text if _OBJECT_ID.fullmatch(text) else None
+    return text if re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", text) else None
 
 
 def _internal(exc: Exception) -> int:
@@ -146,7 +148,7 @@ def stop_on_signals() -> None:
 
     SIGINT keeps Python's own handler, unless it is ignored (a background job), which stays.
     """
-    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
         signal.signal(signal.SIGTERM, _raise_interrupt)
 
 

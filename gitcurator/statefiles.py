@@ -10,17 +10,18 @@ library only (and gitcurator.errors, which is): the `record` hot path imports th
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import stat
 from collections.abc import Iterator
-from pathlib import Path
 
 from gitcurator.errors import JSON_READ_ERRORS, StateFileError
 
-# typing costs the `record` hot path milliseconds: its names only for the type checker.
+# typing costs the `record` hot path milliseconds: its names only for the type checker; json
+# and pathlib too (they load re, urllib.parse...): `record` passes path strings, and json is
+# imported where a document is read or written.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
 # The folder, in git's common dir: linked worktrees of one clone share it.
@@ -126,7 +127,7 @@ def ensure_folder(folder: Path) -> None:
 _SAFE = os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 
-def open_regular(path: Path, flags: int, mode: int = 0o644) -> int:
+def open_regular(path: Path | str, flags: int, mode: int = 0o644) -> int:
     """A descriptor on `path` opened with `flags`, never through a symlink and only if it is
     a regular file; StateFileError naming the path and the fix otherwise."""
     try:
@@ -139,8 +140,11 @@ def open_regular(path: Path, flags: int, mode: int = 0o644) -> int:
     return fd
 
 
-def unusable(path: Path, exc: OSError | None, *, folder: bool = False) -> StateFileError:
+def unusable(path: Path | str, exc: OSError | None, *, folder: bool = False) -> StateFileError:
     """The error for a state file (or `folder`) gitcurator cannot use: what is wrong, the fix."""
+    from pathlib import Path  # an error's import: `record` passes a string, and seldom fails
+
+    path = Path(path)
     chain = [path, *path.parents] if folder else list(path.parents)
     blocker = next((p for p in chain if p.exists() and not p.is_dir()), None)
     if blocker is not None:
@@ -203,6 +207,8 @@ def write_cache(path: Path, text: str) -> None:
 
 def write_cache_json(path: Path, doc: object) -> None:
     """write_json for a cache: skipped when it cannot be written (see write_cache)."""
+    import json
+
     write_cache(path, json.dumps(doc, separators=(",", ":")))
 
 
@@ -212,6 +218,8 @@ def read_json(path: Path) -> Any:
     data = read_regular(path)
     if data is None:
         return None
+    import json
+
     try:
         return json.loads(data.decode("utf-8"))
     except JSON_READ_ERRORS:
@@ -259,4 +267,6 @@ def read_regular(path: Path) -> bytes | None:
 
 def write_json(path: Path, doc: object) -> None:
     """Write a compact JSON document atomically (ASCII, so surrogate-escaped paths survive)."""
+    import json
+
     write_atomic(path, json.dumps(doc, separators=(",", ":")))

@@ -35,6 +35,7 @@ PURE_PACKAGES = {
 PURE_MODULES = {
     "sync/notes_merge.py",
     "telemetry/records.py",
+    "telemetry/record_text.py",
     "telemetry/screen.py",
     "progress.py",
     "json_values.py",

@@ -6,8 +6,8 @@ Nothing heavy is imported here, not even the output module: entry.py's fast path
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
-from pathlib import Path
 
 from gitcurator.errors import EXIT_OK, CuratorError, NotARepository
 
@@ -18,7 +18,9 @@ if TYPE_CHECKING:
     from gitcurator.output import Result
 
 
-def record_events(start: Path, kind: str, names: Sequence[str], at: str | None) -> int:
+def record_events(
+    start: str | os.PathLike[str], kind: str, names: Sequence[str], at: str | None
+) -> int:
     """Append the events to the journal and return 0; unknown names are an error and nothing
     is recorded then."""
     from gitcurator.telemetry.journal import JournalError
@@ -43,7 +45,9 @@ def record_events(start: Path, kind: str, names: Sequence[str], at: str | None) 
     return EXIT_OK
 
 
-def record(start: Path, kind: str, names: Sequence[str], at: str | None) -> Result:
+def record(
+    start: str | os.PathLike[str], kind: str, names: Sequence[str], at: str | None
+) -> Result:
     """`gitcurator record` through the CLI: the events recorded, nothing to show."""
     from gitcurator.output import Result
 

@@ -2,26 +2,35 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
-import re
-from pathlib import Path
 
 from gitcurator.statefiles import HOST_FILE, ensure_folder, open_regular, temporary_path
-from gitcurator.telemetry.events import HOST_ID
+from gitcurator.telemetry.events import is_host_id
 
 
-def host_id(state: Path) -> str:
+def host_id(state: str | os.PathLike[str]) -> str:
     """This clone's host id, chosen once (hostname plus random suffix) and kept in .git/."""
-    path = state / HOST_FILE
     # A damaged id file (not UTF-8, not an id) is replaced below, never a reason to fail.
-    with contextlib.suppress(FileNotFoundError, NotADirectoryError, UnicodeDecodeError):
-        value = path.read_text(encoding="utf-8").strip()
-        if HOST_ID.fullmatch(value):
+    try:
+        with open(os.path.join(state, HOST_FILE), encoding="utf-8") as file:
+            value = file.read().strip()
+    except (FileNotFoundError, NotADirectoryError, UnicodeDecodeError):
+        pass
+    else:
+        if is_host_id(value):
             return value
+    return _choose(state)
+
+
+def _choose(folder: str | os.PathLike[str]) -> str:
+    """Choose this clone's id and keep it, unless another process chose first."""
+    import re
     import secrets
     import socket
+    from pathlib import Path
 
+    state = Path(folder)
+    path = state / HOST_FILE
     base = re.sub(r"[^A-Za-z0-9._-]", "-", socket.gethostname())[:48] or "host"
     value = f"{base}-{secrets.token_hex(3)}"
     ensure_folder(state)
@@ -34,7 +43,7 @@ def host_id(state: Path) -> str:
         os.link(tmp, path)
     except FileExistsError:
         existing = path.read_bytes().decode("utf-8", "replace").strip()
-        if HOST_ID.fullmatch(existing):
+        if is_host_id(existing):
             value = existing
         else:
             os.replace(tmp, path)  # a damaged id file: replace it, never keep using it

@@ -12,11 +12,15 @@ from __future__ import annotations
 import fcntl
 import os
 import time
-from pathlib import Path
 
 from gitcurator.errors import StateFileError
 from gitcurator.statefiles import JOURNAL, SEGMENT_SUFFIX, SEGMENTS, ensure_folder, open_regular
 from gitcurator.telemetry.events import LINE_START, Event, parse_line
+
+# typing costs the `record` hot path milliseconds: its names only for the type checker.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
 
 # The flocks here are not gitcurator.locks.file_lock, on purpose: they are taken on the journal
 # itself, on the very descriptor the line is written through (O_APPEND), and the writer checks
@@ -29,11 +33,14 @@ class JournalError(Exception):
     """The journal cannot be written (permissions, disk full)."""
 
 
-def append(state: Path, line: bytes) -> None:
+def append(state: str | os.PathLike[str], line: bytes) -> None:
     """Append one line to the journal, safe against concurrent writers and a concurrent flush."""
-    path = state / JOURNAL
+    path = os.path.join(state, JOURNAL)
     try:
-        ensure_folder(state)
+        if not os.path.isdir(state):
+            from pathlib import Path  # only to make the folder: `record` need not import it
+
+            ensure_folder(Path(state))
         _append(path, line)
     except StateFileError as exc:
         raise JournalError(str(exc)) from None
@@ -41,7 +48,7 @@ def append(state: Path, line: bytes) -> None:
         raise JournalError(f"{path}: cannot be written ({exc.strerror})") from None
 
 
-def _append(path: Path, line: bytes) -> None:
+def _append(path: str, line: bytes) -> None:
     for _ in range(100):
         # Never through a symlink: events must not be written into a link's target.
         fd = open_regular(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import posixpath
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -34,11 +33,11 @@ from gitcurator.store.notes import (
 from gitcurator.telemetry import journal, names_cache, names_index, records_subset
 from gitcurator.telemetry.events import Event
 from gitcurator.telemetry.fold import apply_events
+from gitcurator.telemetry.record_text import indented
 from gitcurator.telemetry.records import (
     UsageRecord,
     check_doc,
     decode_record,
-    from_doc,
     to_doc,
 )
 from gitcurator.telemetry.screen import Screened, screen_events
@@ -328,7 +327,7 @@ def _encode(record: UsageRecord) -> bytes:
     problems = check_doc(doc, record.skill)
     if problems:
         raise CuratorError(f"refusing to write an invalid record for {record.skill}: {problems[0]}")
-    return (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode()
+    return (indented(doc) + "\n").encode()
 
 
 def _already_folded(store: Store, commit: ObjectID | None) -> set[str]:
@@ -348,11 +347,11 @@ def _read_cache(path: Path, key: str | None) -> Loaded | None:
         if doc["notes"] != key:
             return None
         return Loaded(
-            {n: from_doc(d) for n, d in doc["records"].items()},
+            {n: records_subset.from_cache_text(d) for n, d in doc["records"].items()},
             list(doc["problems"]),
             dict(doc["unreadable"]),
         )
-    except (KeyError, TypeError, ValueError, AttributeError):
+    except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
         return None
 
 
@@ -361,7 +360,7 @@ def _write_cache(path: Path, key: str | None, loaded: Loaded) -> None:
         path,
         {
             "notes": key,
-            "records": {n: to_doc(r) for n, r in loaded.records.items()},
+            "records": {n: records_subset.cache_text(r) for n, r in loaded.records.items()},
             "problems": loaded.problems,
             "unreadable": loaded.unreadable,
         },

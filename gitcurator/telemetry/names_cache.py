@@ -10,10 +10,15 @@ while HEAD and the notes stay where they were.
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 from gitcurator.statefiles import NAMES_CACHE, write_cache
 from gitcurator.telemetry.gitdir import read_ref
+
+# typing costs the `record` hot path milliseconds: its names only for the type checker.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
 
 # Marks an archived skill in the map's values (the cache's second column): `/skill`.
 ARCHIVED_MARK = "/"
@@ -33,7 +38,9 @@ def skill_of(target: str) -> str:
     return target.removeprefix(ARCHIVED_MARK)
 
 
-def lookup(state: Path, head: str | None, names: list[str]) -> dict[str, str] | None:
+def lookup(
+    state: str | os.PathLike[str], head: str | None, names: list[str]
+) -> dict[str, str] | None:
     """Each asked name's skill from the cache for commit `head` (unknown names are left out;
     an archived skill is `/skill`, see `archived`), or None if the cache is for another commit.
 
@@ -41,7 +48,8 @@ def lookup(state: Path, head: str | None, names: list[str]) -> dict[str, str] | 
     dict costs ~3 ms a call, finding a few lines ~0.1 ms.
     """
     try:
-        text = (state / NAMES_CACHE).read_text(encoding="utf-8")
+        with open(os.path.join(state, NAMES_CACHE), encoding="utf-8") as file:
+            text = file.read()
     except (OSError, UnicodeDecodeError):
         return None  # no cache, or a damaged one: the caller rebuilds it
     if not text.startswith(_first_line(state, head)):
@@ -106,11 +114,11 @@ def _digest(body: str) -> str:
     return hashlib.sha1(body.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _first_line(state: Path, head: str | None, notes: object = READ_NOW) -> str:
+def _first_line(state: str | os.PathLike[str], head: str | None, notes: object = READ_NOW) -> str:
     # `archived`: a cache from before archived names were marked is not read (its archived
     # names would count as uses); it is rebuilt. The state folder sits in the common dir.
     if notes is READ_NOW:
-        notes = read_ref(state.parent, _NOTES_REF)
+        notes = read_ref(os.path.dirname(state), _NOTES_REF)
     return f"head {head} notes {notes} archived\n"
 
 

@@ -11,10 +11,15 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
 from gitcurator.telemetry import events, gitdir, journal, names_cache
 from gitcurator.telemetry.host import host_id
+
+# typing costs the `record` hot path milliseconds: its names only for the type checker. The
+# fast path passes path strings (telemetry.gitdir): pathlib alone costs more than the rest.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 class UnknownSkill(Exception):
@@ -44,16 +49,18 @@ def record(
     """
     if kind not in ("use", "view"):
         raise ValueError(f"kind must be 'use' or 'view', not {kind!r}")
-    if source is not None and not events.SOURCE.fullmatch(source):
+    if source is not None and not events.is_source(source):
         raise ValueError(f"source must be a short lower-case word, not {source!r}")
     if event_id is not None and not 0 < len(event_id) <= events.MAX_EVENT_ID:
         raise ValueError(f"event_id must be 1-{events.MAX_EVENT_ID} characters")
-    root, git = gitdir.find_gitdir(Path(repo))
-    state = gitdir.state_dir(git)
+    root, git = gitdir.locate(os.fspath(repo))
+    state = gitdir.state_path(git)
     head = gitdir.read_head(git)
     known = names_cache.lookup(state, head, list(names))
     if known is None or len(known) < len(set(names)):
-        known = rebuild_names(root, state, head, list(names))
+        from pathlib import Path
+
+        known = rebuild_names(Path(root), Path(state), head, list(names))
     missing = [n for n in names if n not in known]
     if missing:
         raise UnknownSkill(missing)

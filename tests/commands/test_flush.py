@@ -86,3 +86,40 @@ def test_flush_text_counts_what_it_dropped(repo: Path) -> None:
         "commit": result.doc["commit"],  # type: ignore[index]
         "dropped": {"unknown_skills": {"ghost": 1}, "future": 0},
     }
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_plain_flush_skips_click_and_says_what_click_would(repo: Path, as_json: bool) -> None:
+    """entry.py runs `gitcurator flush [--json]` without click: the same output and code, a
+    warning included, as the CLI gives (here run in this process through click)."""
+    import os
+    import subprocess
+    import sys
+
+    from support.repos import run_cli
+
+    root = str(Path(__file__).resolve().parents[2])
+    env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    args = ["flush", "--json"] if as_json else ["flush"]
+    journal = repo / ".git" / "gitcurator" / "journal.jsonl"
+    outputs = []
+    for run in range(2):
+        record_events(repo, "use", ["pdf-extract"], "2026-01-02T00:00:00Z")
+        with journal.open("a") as file:
+            file.write('{"v":1,"k":"use","t":"2026-01-02T00:00:00Z","h":"h1","n":["nope"]}\n')
+        if run == 0:
+            done = subprocess.run(
+                [sys.executable, "-m", "gitcurator", *args],
+                cwd=repo,
+                env=env,
+                capture_output=True,
+                text=True,
+            )
+            outputs.append((done.returncode, done.stdout, done.stderr))
+        else:
+            result = run_cli(*args, cwd=repo)
+            outputs.append((result.code, result.out, result.err))
+    commit = re.compile(r"[0-9a-f]{12,40}")
+    fast, slow = ((code, commit.sub("C", out), err) for code, out, err in outputs)
+    assert fast == slow
+    assert fast[0] == 0 and "unknown skill (nope)" in fast[2]

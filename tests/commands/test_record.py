@@ -40,3 +40,24 @@ def test_the_cli_and_the_api_say_who_recorded(repo: Path) -> None:
     assert shown["sources"] == {"api": 1, "cli": 1}
     other = json.loads(run_cli("show", "helm-deploy", "--json", "-C", str(repo)).out)
     assert other["sources"] == {"api": 1}
+
+
+def test_the_fast_path_imports_none_of_the_slow_modules(repo: Path) -> None:
+    """A warm `record use` in a real process loads neither pathlib, re, json nor enum: each
+    costs the hot path milliseconds (pathlib alone loads re, fnmatch, urllib.parse)."""
+    import os
+    import subprocess
+    import sys
+
+    root = str(Path(__file__).resolve().parents[2])
+    env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    command = [sys.executable, "-X", "importtime", "-m", "gitcurator", "record", "use"]
+    subprocess.run([*command, "pdf-extract"], cwd=repo, env=env, check=True)  # warm the cache
+    done = subprocess.run(
+        [*command, "pdf-extract"], cwd=repo, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    loaded = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()}
+    assert "gitcurator.telemetry.recording" in loaded
+    slow = {"pathlib", "re", "json", "enum", "signal", "dulwich", "click", "yaml"}
+    assert not loaded & slow, sorted(loaded & slow)

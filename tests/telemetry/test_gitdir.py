@@ -90,3 +90,35 @@ def test_read_head_detached(tmp_path: Path) -> None:
 def test_read_head_unborn_branch(tmp_path: Path) -> None:
     root = _git_repo(tmp_path / "r", commits=0)
     assert gitdir.read_head(root / ".git") is None
+
+
+_PATH_PIECES = ["", "/", "//", "///", ".", "..", "a", "b c", "é", "./", "a/", "../x", "\x00"]
+
+
+def test_pure_path_and_absolute_spell_paths_as_pathlib_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # record's messages name the paths it was given: spelled as before, when pathlib made them.
+    import itertools
+    from pathlib import PurePosixPath
+
+    for count in range(1, 4):
+        for pieces in itertools.product(_PATH_PIECES, repeat=count):
+            text = "".join(pieces)
+            assert gitdir.pure_path(text) == str(PurePosixPath(text)), repr(text)
+            if "\x00" not in text:
+                assert gitdir.absolute(text) == str(Path(text).absolute()), repr(text)
+
+
+def test_strings_and_paths_find_the_same_git_dir(tmp_path: Path) -> None:
+    real = _git_repo(tmp_path / "r")
+    (real / "a" / "b").mkdir(parents=True)
+    moved = tmp_path / "elsewhere.git"
+    (real / ".git").rename(moved)
+    (real / ".git").write_text("gitdir: ./../elsewhere.git/\n")
+    start = f"{real}//a/./b/"
+    assert gitdir.locate(start) == (str(real), str(moved))
+    assert gitdir.find_gitdir(Path(start)) == (real, moved)
+    assert gitdir.state_path(str(moved)) == str(gitdir.state_dir(moved))
+    with pytest.raises(FileNotFoundError, match=r"^/no/such/folder$"):
+        gitdir.locate("/no//such/folder/")

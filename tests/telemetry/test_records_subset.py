@@ -134,3 +134,30 @@ def test_a_flush_after_plain_git_rewound_or_edited_the_notes_caches_what_a_cold_
     assert warm.records == cold.records and warm.unreadable == cold.unreadable
     assert warm.problems == cold.problems
     assert git("fsck", "--strict", cwd=repo).returncode == 0
+
+
+@pytest.mark.parametrize("damage", ["nested", "torn", "number"])
+def test_a_cache_of_the_older_layout_or_with_a_damaged_record_is_not_used(
+    repo: Path, damage: str
+) -> None:
+    """Records are cached as their JSON text; a cache holding them nested (the layout before)
+    or a record's text damaged is read as no cache, by a flush and by a load alike."""
+    recording.record("use", ["pdf-extract", "docker-build"], repo=repo)
+    _flush(repo)
+    _loaded(repo)
+    path = repo / ".git" / "gitcurator" / RECORDS_CACHE
+    cache = json.loads(path.read_text())
+    texts = cache["records"]
+    if damage == "nested":
+        cache["records"] = {name: json.loads(text) for name, text in texts.items()}
+    else:
+        texts["docker-build"] = texts["docker-build"][:-5] if damage == "torn" else 7
+    path.write_text(json.dumps(cache))
+    assert _loaded(repo).records == _cold(repo).records
+    path.write_text(json.dumps(cache))
+    recording.record("use", ["pdf-extract"], repo=repo)
+    assert _flush(repo).skills == 1
+    warm = _loaded(repo)
+    assert warm.records == _cold(repo).records
+    assert warm.records["pdf-extract"].use_count == 2
+    assert warm.records["docker-build"].use_count == 1
