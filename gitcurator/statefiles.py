@@ -242,6 +242,8 @@ def read_cache_json(path: Path, opening: bytes = b"") -> Any:
             data += file.read()
     except OSError:
         return None
+    import json
+
     try:
         return json.loads(data)
     except JSON_READ_ERRORS:  # UnicodeDecodeError is a ValueError
