@@ -47,10 +47,10 @@ REPORT_HTML = "report.html"
 
 # Caches, rebuilt when missing or damaged.
 RECORDS_CACHE = "records-cache.json"  # usage records of one notes commit
-HISTORY_CACHE = "history-cache.json"
+HISTORY_CACHE = "history-cache.json"  # commits walked, with the paths each changed
 # Every skill's row for HEAD, the notes, the pending events and the config it was computed
 # from, its state judged again at each reading (curation/rows_cache): `list` and `status`.
-ROWS_CACHE = "rows-cache.json"  # commits walked, with the paths each changed
+ROWS_CACHE = "rows-cache.json"
 TREE_CACHE = "tree-cache.json"  # the file listing of the last tree asked for
 # HEAD's SKILL.md files and their `name:`s, for the tree it names (telemetry.names_index)
 NAMES_INDEX = "names-index.json"
