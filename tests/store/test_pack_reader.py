@@ -37,6 +37,15 @@ def _history(repo: Path, commits: int = 12) -> None:
         git("commit", "-q", "-m", f"commit {n}", cwd=repo)
 
 
+def _packed(tmp_path: Path, commits: int) -> Path:
+    """A repository of `commits` commits, packed by `git gc`."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _history(repo, commits=commits)
+    git("gc", "-q", cwd=repo)
+    return repo
+
+
 def _outcomes(repo: Repo, names: list[Any]) -> list[object]:
     """What each read gives: the object, or the type of the error raised."""
     out: list[object] = []
@@ -100,10 +109,7 @@ def test_every_object_reads_as_dulwich_reads_it(tmp_path: Path, repack: list[str
 def test_the_dict_and_the_bisection_find_the_same(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    _history(repo, commits=4)
-    git("gc", "-q", cwd=repo)
+    repo = _packed(tmp_path, 4)
     names = sorted(Repo(str(repo)).object_store)
     missing = [b"0" * 40, b"f" * 40, bytes(20), b"\xff" * 20, b"not hex!" * 5]
     for after in (0, 10**9):
@@ -114,10 +120,7 @@ def test_the_dict_and_the_bisection_find_the_same(
 
 
 def test_loose_objects_and_packs_written_later_are_read(tmp_path: Path) -> None:
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    _history(repo, commits=3)
-    git("gc", "-q", cwd=repo)
+    repo = _packed(tmp_path, 3)
     with Store(Repo(str(repo))) as store:
         before = set(store.repo.object_store)
         _history_more = repo / "skill-0" / "SKILL.md"
@@ -132,10 +135,7 @@ def test_loose_objects_and_packs_written_later_are_read(tmp_path: Path) -> None:
 
 
 def test_a_damaged_pack_is_left_to_dulwich(tmp_path: Path) -> None:
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    _history(repo, commits=3)
-    git("gc", "-q", cwd=repo)
+    repo = _packed(tmp_path, 3)
     pack = next((repo / ".git/objects/pack").glob("*.pack"))
     data = bytearray(pack.read_bytes())
     for at in range(200, len(data) - 40, 997):
@@ -153,10 +153,7 @@ def test_a_damaged_pack_is_left_to_dulwich(tmp_path: Path) -> None:
 
 
 def test_store_close_unmaps_and_a_second_store_shares_the_reader(tmp_path: Path) -> None:
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    _history(repo, commits=2)
-    git("gc", "-q", cwd=repo)
+    repo = _packed(tmp_path, 2)
     dulwich_repo = Repo(str(repo))
     first = Store(dulwich_repo)
     second = Store(dulwich_repo)
@@ -290,20 +287,14 @@ def test_an_index_of_another_pack_is_not_used(tmp_path: Path) -> None:
 
 
 def test_names_other_than_bytes_go_to_dulwich(tmp_path: Path) -> None:
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    _history(repo, commits=1)
-    git("gc", "-q", cwd=repo)
+    repo = _packed(tmp_path, 1)
     head = git("rev-parse", "HEAD", cwd=repo).stdout.strip()
     _reader, handed = _compare(repo, [head, b" " * 40, b"\xff" * 40, b"abc"])
     assert handed == 4
 
 
 def test_packs_removed_by_a_repack_are_unmapped(tmp_path: Path) -> None:
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    _history(repo, commits=1)
-    git("gc", "-q", cwd=repo)
+    repo = _packed(tmp_path, 1)
     with Store(Repo(str(repo))) as store:
         reader = store._packs
         assert reader is not None
