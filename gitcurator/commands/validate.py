@@ -205,7 +205,7 @@ def _check_worktree(
     notes = notes_commit(repo.store)
     if whole and cache.final is not None and cache.final[0] == library_digest(scan, notes, strict):
         save_cache(cache, None, scan.records, whole=True)
-        _keep_quick(repo, cache, scan, strict, cache.final[1])
+        _keep_quick(repo, cache, scan, (strict, notes), cache.final[1])
         return cache.final[1]
     # Imported only when something is checked: an unchanged library does not pay for them.
     from gitcurator.commands.reference_warnings import worktree_reference_findings
@@ -227,15 +227,20 @@ def _check_worktree(
     final = (library_digest(scan, notes, strict), result) if whole else None
     save_cache(cache, memo, scan.records, whole=whole, final=final)
     if whole:
-        _keep_quick(repo, cache, scan, strict, result)
+        _keep_quick(repo, cache, scan, (strict, notes), result)
     return result
 
 
 def _keep_quick(
-    repo: SkillsRepo, cache: ValidateCache, scan: StatTree, strict: bool, result: CheckResult
+    repo: SkillsRepo,
+    cache: ValidateCache,
+    scan: StatTree,
+    computed_with: tuple[bool, bytes | None],
+    result: CheckResult,
 ) -> None:
-    """The whole library's result kept for the next run's quick answer, where the walk can
-    vouch for every entry it saw."""
+    """The whole library's result, computed with (strict, the notes commit), kept for the
+    next run's quick answer, where the walk can vouch for every entry it saw."""
+    strict, notes = computed_with
     fingerprint = print_of(scan, cache.started_ns)
     if fingerprint is None:
         return
@@ -249,6 +254,7 @@ def _keep_quick(
         depends_on,
         result,
         cache.started_ns,
+        notes,
     )
 
 

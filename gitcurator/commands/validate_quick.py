@@ -75,10 +75,12 @@ def save_quick(
     depends_on: tuple[list[object], list[object]],
     result: CheckResult,
     started_ns: int,
+    notes: bytes | None,
 ) -> None:
     """Keep `result` as the answer while `fingerprint` and `depends_on` (the ignore sources
-    and the nested repositories' key the walk used) hold; not when one of those files was
-    changed within a second of `started_ns` (a change in the same clock tick would not show)."""
+    and the nested repositories' key the walk used) and the notes commit `notes` it was
+    computed with hold; not when one of those files was changed within a second of
+    `started_ns` (a change in the same clock tick would not show)."""
     sources, nested = depends_on
     limit = started_ns - worktree_stat.RACY_NS  # read here: tests lower it
     sigs = [s for s in (*sources, *nested) if isinstance(s, list)]
@@ -86,7 +88,9 @@ def save_quick(
         return
     doc = {
         "strict": strict,
-        "notes": _hex(notes_commit(store)),
+        # The notes the result was computed with, not the ones now: a flush during the run
+        # must make the next run check again.
+        "notes": _hex(notes),
         "sources": sources,
         "nested_key": nested,
         "dirs": "\0".join(fingerprint.dirs),

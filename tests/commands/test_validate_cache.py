@@ -110,6 +110,28 @@ def test_an_unchanged_library_is_answered_from_the_quick_file_alone(
     assert strict[1]["mode"] == "strict"
 
 
+def test_notes_moved_during_a_run_leave_the_quick_answer_unused(
+    repo: Path, trusting: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A flush or a hook moving the notes while validate runs: the kept answer names the notes
+    # it was computed with, so the next run checks again instead of trusting it.
+    before = git("rev-parse", "-q", "--verify", "refs/notes/gitcurator", cwd=repo, check=False)
+    keep = validate_command._keep_quick
+
+    def notes_move_first(*args: object, **kwargs: object) -> None:
+        (repo / ".git" / "other").write_text("other\n")
+        blob = git("hash-object", "-w", ".git/other", cwd=repo).stdout.strip()
+        git("notes", "--ref=gitcurator", "add", "-f", "-m", "{}", blob, cwd=repo)
+        keep(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(validate_command, "_keep_quick", notes_move_first)
+    _cold(repo)
+    monkeypatch.undo()
+    kept = json.loads((_state(repo) / VALIDATE_QUICK).read_text().splitlines()[1])
+    assert kept["notes"] == (before.stdout.strip() or None)
+    assert kept["notes"] != git("rev-parse", "refs/notes/gitcurator", cwd=repo).stdout.strip()
+
+
 def test_no_quick_answer_is_kept_for_files_changed_in_its_second(repo: Path) -> None:
     # git's racy rule in force: every file was written within the second of the run.
     _cold(repo)
