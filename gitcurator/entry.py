@@ -92,9 +92,13 @@ def _command() -> int:
         from pathlib import Path
 
         from gitcurator.commands.flush import flush
-        from gitcurator.output import emit
+        from gitcurator.output import emit, warn
 
-        return emit(flush(Path.cwd()), as_json=sys.argv[2:] == ["--json"])
+        try:
+            return emit(flush(Path.cwd()), as_json=sys.argv[2:] == ["--json"])
+        except (KeyboardInterrupt, EOFError):
+            warn("\n")  # the empty line click writes first: the same stderr either way
+            raise
     from gitcurator.cli import main as cli_main
 
     return cli_main()

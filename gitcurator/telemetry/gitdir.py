@@ -35,7 +35,9 @@ def pure_path(text: str) -> str:
 
 def absolute(text: str) -> str:
     """`str(Path(text).absolute())`: the current folder prepended, nothing resolved."""
-    return pure_path(text if text.startswith("/") else f"{os.getcwd()}/{text}")
+    # os.path.join: from `/` a plain concatenation would give `//tmp`, which POSIX (and
+    # pure_path) keep apart from `/tmp`.
+    return pure_path(text if text.startswith("/") else os.path.join(os.getcwd(), text))
 
 
 def _kind(path: str) -> int:

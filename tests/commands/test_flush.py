@@ -123,3 +123,31 @@ def test_a_plain_flush_skips_click_and_says_what_click_would(repo: Path, as_json
     fast, slow = ((code, commit.sub("C", out), err) for code, out, err in outputs)
     assert fast == slow
     assert fast[0] == 0 and "unknown skill (nope)" in fast[2]
+
+
+def test_an_interrupted_plain_flush_says_what_the_cli_says(repo: Path) -> None:
+    # click writes an empty line before the interrupt's message; the fast path does too.
+    import os
+    import subprocess
+    import sys
+
+    root = str(Path(__file__).resolve().parents[2])
+    env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    script = (
+        "import sys\n"
+        "import gitcurator.commands.flush as command\n"
+        "def interrupted(*args, **kwargs):\n"
+        "    raise KeyboardInterrupt\n"
+        "command.flush = interrupted\n"
+        "sys.argv = ['gitcurator', *sys.argv[1:]]\n"
+        "from gitcurator.entry import main\n"
+        "main()\n"
+    )
+    seen = []
+    for args in (["flush"], ["flush", "-C", "."]):  # the fast path, then click's
+        done = subprocess.run(
+            [sys.executable, "-c", script, *args], cwd=repo, env=env, capture_output=True, text=True
+        )
+        seen.append((done.returncode, done.stdout, done.stderr))
+    assert seen[0] == seen[1]
+    assert seen[0][0] == 130 and seen[0][2] == "\ngitcurator: interrupted\n"

@@ -102,12 +102,15 @@ def test_pure_path_and_absolute_spell_paths_as_pathlib_does(
     import itertools
     from pathlib import PurePosixPath
 
-    for count in range(1, 4):
-        for pieces in itertools.product(_PATH_PIECES, repeat=count):
-            text = "".join(pieces)
-            assert gitdir.pure_path(text) == str(PurePosixPath(text)), repr(text)
-            if "\x00" not in text:
-                assert gitdir.absolute(text) == str(Path(text).absolute()), repr(text)
+    # From `/` too: a plain concatenation gave `//tmp/...` where pathlib gives `/tmp/...`.
+    for cwd in (Path.cwd(), Path("/")):
+        monkeypatch.chdir(cwd)
+        for count in range(1, 4):
+            for pieces in itertools.product(_PATH_PIECES, repeat=count):
+                text = "".join(pieces)
+                assert gitdir.pure_path(text) == str(PurePosixPath(text)), repr(text)
+                if "\x00" not in text:
+                    assert gitdir.absolute(text) == str(Path(text).absolute()), (cwd, text)
 
 
 def test_strings_and_paths_find_the_same_git_dir(tmp_path: Path) -> None:
