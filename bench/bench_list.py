@@ -8,8 +8,8 @@ before each run) and warm, beside the git CLI reading the same repository
 (`git log --oneline | wc -l`, `git ls-tree -r HEAD | wc -l`), in one run, each figure the
 median of K real processes (Python start-up included), with list's peak RSS.
 `--reuse DIR` times a library an earlier `--keep DIR` built (no rebuild: ~30 s at 10,000).
-Byte-compiled modules are used as an installed package has them (PYTHONDONTWRITEBYTECODE is
-dropped for the child processes).
+Byte-compiled modules are used as an installed package has them (bench_env drops
+PYTHONDONTWRITEBYTECODE for the child processes).
 """
 
 from __future__ import annotations
@@ -60,7 +60,6 @@ def drop_caches(repo: Path) -> None:
 
 def run(work: Path, skills: int, runs: int, reuse: bool) -> None:
     env = bench_env(work / "home")
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
     if reuse:
         repo = work / "lib"
     else:

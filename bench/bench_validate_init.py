@@ -36,7 +36,9 @@ CACHES = ("validate-cache.json", "validate-results.json", "validate-quick.json")
 def bench_env(home: Path) -> dict[str, str]:
     """A fixed identity and no user or system git config, so both sides do the same work."""
     env = dict(os.environ)
-    for var in ("GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE"):
+    # PYTHONDONTWRITEBYTECODE too: an installed gitcurator has its bytecode, and a process
+    # compiling every module it imports would be timed as slower than any user sees it.
+    for var in ("GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE", "PYTHONDONTWRITEBYTECODE"):
         env.pop(var, None)
     env.update(
         HOME=str(home),
