@@ -1,5 +1,5 @@
-"""The `gitcurator` executable: `record`, `hook` and a plain `flush` take a fast path, the rest
-goes to the CLI.
+"""The `gitcurator` executable: `record`, `hook` and a plain `flush`, `list` or `validate` take
+a fast path, the rest goes to the CLI.
 
 Agents run `gitcurator record use NAME` on every skill load, so that command must not pay for
 click, dulwich or PyYAML. Anything this parser does not recognise (help, odd flags) falls
@@ -13,6 +13,14 @@ import sys
 
 from gitcurator.error_handler import exit_process, guarded, stop_on_signals
 from gitcurator.errors import EXIT_INTERRUPTED
+
+# typing costs the `record` hot path milliseconds: its names only for the type checker.
+TYPE_CHECKING = False
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from gitcurator.output import Result
 
 
 def parse_record(argv: list[str]) -> tuple[str, str, list[str], str | None] | None:
@@ -77,9 +85,47 @@ def main() -> None:
         exit_process(EXIT_INTERRUPTED)  # it landed before exit_process could ignore it
 
 
-# `flush` as a hook or a schedule runs it: plain, it needs no option parsing, and click with
-# every command module costs ~50 ms of a flush's ~250 ms.
-_PLAIN_FLUSH = (["flush"], ["flush", "--json"])
+# `flush` as a hook or a schedule runs it, `list --json` and `validate` as scripts and
+# editors do: plain, they need no option parsing, and click with every command module costs
+# 50-80 ms of processes that take 0.25-0.5 s.
+_PLAIN = ("flush", "list", "validate")
+
+
+def plain_command(args: list[str]) -> tuple[Callable[[], Result], bool] | None:
+    """The command of a plain `flush`, `list` or `validate`, alone or with `--json` (and
+    whether it is `--json`); None for anything else, which click parses."""
+    if not args or args[0] not in _PLAIN or args[1:] not in ([], ["--json"]):
+        return None
+    from pathlib import Path
+
+    as_json, start = args[1:] == ["--json"], Path.cwd()
+    if args[0] == "flush":
+        from gitcurator.commands.flush import flush
+
+        return (lambda: flush(start)), as_json
+    if args[0] == "list":
+        from gitcurator.commands.list import list_skills
+
+        return (lambda: list_skills(start, state=None, origin=None, now=None, as_json=as_json)), (
+            as_json
+        )
+    if not as_json and sys.stderr.isatty() and os.environ.get("TERM") != "dumb":
+        return None  # validate draws its progress bars there: cli/progress's
+    from gitcurator.commands.validate import validate
+    from gitcurator.progress import NO_PROGRESS
+
+    def run() -> Result:
+        return validate(
+            start,
+            (),
+            strict=False,
+            staged=False,
+            as_json=as_json,
+            quiet=False,
+            progress=NO_PROGRESS,
+        )
+
+    return run, as_json
 
 
 def _command() -> int:
@@ -88,14 +134,13 @@ def _command() -> int:
         from gitcurator.commands.record import record_events
 
         return record_events(*fast)
-    if sys.argv[1:] in _PLAIN_FLUSH:
-        from pathlib import Path
-
-        from gitcurator.commands.flush import flush
+    plain = plain_command(sys.argv[1:])
+    if plain is not None:
         from gitcurator.output import emit, warn
 
+        command, as_json = plain
         try:
-            return emit(flush(Path.cwd()), as_json=sys.argv[2:] == ["--json"])
+            return emit(command(), as_json=as_json)
         except (KeyboardInterrupt, EOFError):
             warn("\n")  # the empty line click writes first: the same stderr either way
             raise
