@@ -3,28 +3,17 @@ output, stderr and exit code as the CLI gives."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from support.repos import run_cli, write_skill
+from support.repos import run_cli, run_process, write_skill
 
 from gitcurator import entry
 
 
 def _fast(args: list[str], cwd: Path) -> tuple[int, str, str]:
-    root = str(Path(__file__).resolve().parents[1])
-    env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    done = subprocess.run(
-        [sys.executable, "-m", "gitcurator", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
+    done = run_process(*args, cwd=cwd)
     return done.returncode, done.stdout, done.stderr
 
 

@@ -92,14 +92,8 @@ def test_flush_text_counts_what_it_dropped(repo: Path) -> None:
 def test_a_plain_flush_skips_click_and_says_what_click_would(repo: Path, as_json: bool) -> None:
     """entry.py runs `gitcurator flush [--json]` without click: the same output and code, a
     warning included, as the CLI gives (here run in this process through click)."""
-    import os
-    import subprocess
-    import sys
+    from support.repos import run_cli, run_process
 
-    from support.repos import run_cli
-
-    root = str(Path(__file__).resolve().parents[2])
-    env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
     args = ["flush", "--json"] if as_json else ["flush"]
     journal = repo / ".git" / "gitcurator" / "journal.jsonl"
     outputs = []
@@ -108,13 +102,7 @@ def test_a_plain_flush_skips_click_and_says_what_click_would(repo: Path, as_json
         with journal.open("a") as file:
             file.write('{"v":1,"k":"use","t":"2026-01-02T00:00:00Z","h":"h1","n":["nope"]}\n')
         if run == 0:
-            done = subprocess.run(
-                [sys.executable, "-m", "gitcurator", *args],
-                cwd=repo,
-                env=env,
-                capture_output=True,
-                text=True,
-            )
+            done = run_process(*args, cwd=repo)
             outputs.append((done.returncode, done.stdout, done.stderr))
         else:
             result = run_cli(*args, cwd=repo)
