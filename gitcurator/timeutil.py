@@ -9,6 +9,10 @@ from gitcurator.errors import UsageError
 FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 # How far ahead of this clock an event's time may be (another machine's clock, a zone typed
 # wrong): further, and last-use's newest-time-wins would keep a skill from ever going stale.
+# git's racy rule: stat data taken within this long of the file's own times cannot vouch
+# for its content (a change in the same clock tick would not show). Read at each use, as
+# `timeutil.RACY_NS`: tests lower it.
+RACY_NS = 1_000_000_000
 CLOCK_SKEW = timedelta(days=1)
 
 

@@ -21,14 +21,13 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gitcurator import __version__
+from gitcurator import __version__, timeutil
 from gitcurator.errors import StateFileError
 from gitcurator.skills.check_memo import RULES_VERSION
 from gitcurator.skills.check_skill import Finding
 from gitcurator.skills.check_tree import CheckResult
 from gitcurator.skills.document import SkillLocation
 from gitcurator.statefiles import VALIDATE_QUICK, open_regular, write_cache
-from gitcurator.store import worktree_stat
 from gitcurator.store.notes import notes_commit
 from gitcurator.store.worktree_fingerprint import Seen, TreePrint, live_digest
 from gitcurator.store.worktree_stat import nested_key
@@ -82,7 +81,7 @@ def save_quick(
     computed with hold; not when one of those files was changed within a second of
     `started_ns` (a change in the same clock tick would not show)."""
     sources, nested = depends_on
-    limit = started_ns - worktree_stat.RACY_NS  # read here: tests lower it
+    limit = started_ns - timeutil.RACY_NS
     sigs = [s for s in (*sources, *nested) if isinstance(s, list)]
     if any(not isinstance(n, int) or n >= limit for s in sigs for n in s[:2]):
         return

@@ -16,11 +16,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from gitcurator import __version__
+from gitcurator import __version__, timeutil
 from gitcurator.skills.document import SKILL_FILE, SKILL_FILE_LOWER, SKIPPED_DIRS, VENV_MARKER
 from gitcurator.statefiles import NESTED_WALK, read_cache_json, write_cache_json
 
-RACY_NS = 1_000_000_000
 _FORMAT = f"1 {__version__}"  # the walk's rules (markers, skipped folders) are the version's
 _WALK, _GIT, _LEAF = 0, 1, 2
 _MARKERS = frozenset((SKILL_FILE, SKILL_FILE_LOWER, VENV_MARKER))
@@ -31,7 +30,7 @@ def git_folders(root: Path, state: Path) -> list[str]:
     that could hold a skill; `state` is where the last walk's record is kept."""
     top = str(root)
     saved, saved_at = _saved(state / NESTED_WALK, top)
-    trusted_before = saved_at - RACY_NS
+    trusted_before = saved_at - timeutil.RACY_NS
     started = time.time_ns()
     walked: dict[str, list[Any]] = {}
     found: list[str] = []

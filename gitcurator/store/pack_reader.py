@@ -53,29 +53,24 @@ class _PackFile:
 
     def __init__(self, idx_path: str, pack_path: str) -> None:
         self.name = os.path.basename(idx_path)
-        with open(idx_path, "rb") as f:
-            self.idx = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        self.lookups = 0
+        self.slots: dict[bytes, int] | None = None
+        self.idx = _mapped(idx_path)
         try:
-            self._open(idx_path, pack_path)
+            self.data = _mapped(pack_path)
         except BaseException:
             self.idx.close()
             raise
-
-    def _open(self, idx_path: str, pack_path: str) -> None:
-        if self.idx[:4] != _IDX_MAGIC or struct.unpack_from(">I", self.idx, 4)[0] != 2:
-            raise ValueError(f"{idx_path}: not a version 2 pack index")
-        self.count = struct.unpack_from(">I", self.idx, _HEADER - 4)[0]
-        with open(pack_path, "rb") as f:
-            self.data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
         try:
             self._check(idx_path, pack_path)
         except BaseException:
-            self.data.close()
+            self.close()
             raise
-        self.lookups = 0
-        self.slots: dict[bytes, int] | None = None
 
     def _check(self, idx_path: str, pack_path: str) -> None:
+        if self.idx[:4] != _IDX_MAGIC or struct.unpack_from(">I", self.idx, 4)[0] != 2:
+            raise ValueError(f"{idx_path}: not a version 2 pack index")
+        self.count = struct.unpack_from(">I", self.idx, _HEADER - 4)[0]
         if self.data[:4] != b"PACK":
             raise ValueError(f"{pack_path}: not a pack")
         if len(self.idx) < _HEADER + self.count * 28 + 40 or len(self.data) < 32:
@@ -135,6 +130,11 @@ class _PackFile:
             else:
                 return mid
         return None
+
+
+def _mapped(path: str) -> mmap.mmap:
+    with open(path, "rb") as f:
+        return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
 
 
 def _slots(names: bytes) -> dict[bytes, int]:

@@ -15,7 +15,7 @@ import hashlib
 import os
 from dataclasses import dataclass, field
 
-from gitcurator.store import worktree_stat
+from gitcurator import timeutil
 from gitcurator.store.worktree_stat import StatTree
 
 
@@ -31,7 +31,7 @@ class TreePrint:
 def print_of(scan: StatTree, started_ns: int) -> TreePrint | None:
     """The fingerprint of what the walk behind `scan` saw (it began at `started_ns`), or
     None when some entry was too recent to vouch for, or is not covered."""
-    limit = started_ns - worktree_stat.RACY_NS  # read here: tests lower it
+    limit = started_ns - timeutil.RACY_NS
     dirs: list[str] = []
     ctimes: list[int] = []
     for rel, record in scan.records.dirs.items():

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from dulwich.index import IndexEntry
 
+from gitcurator import timeutil
 from gitcurator.skills.document import SKILL_FILE, SKILL_FILE_LOWER, VENV_MARKER
 from gitcurator.skills.files import MAX_LOADED_BYTES, FileEntry, FileTree
 from gitcurator.store.index import open_index
@@ -41,7 +42,6 @@ if TYPE_CHECKING:
 # 20,000 of them is read in a few milliseconds, where lists of numbers cost a tenth of a second).
 StatRecord = str
 _ID = 40
-RACY_NS = 1_000_000_000
 # Past this many files of unknown content, reading the index (~0.3 s at 20,000 entries)
 # costs less than reading the files.
 _INDEX_AFTER = 500
@@ -87,7 +87,7 @@ def stat_worktree(
     used instead of a stat again (worktree_fingerprint.live_digest's)."""
     ctimes, lstats = seen or ({}, {})
     sources = ignore_sources(store)
-    limit = old.recorded_ns - RACY_NS
+    limit = old.recorded_ns - timeutil.RACY_NS
     # An ignore file written in the tick its stat was taken keeps its stat: racy, as below.
     racy = any(isinstance(sig, list) and sig[:1] >= [limit] for sig in sources)
     same = sources == old.sources and not racy
@@ -241,7 +241,7 @@ def _ids_from_index(store: Store, unknown: Mapping[str, list[int]], result: Stat
     which rewrite files and the index, not validate's records)."""
     index = open_index(store)
     try:
-        limit = os.stat(index.path).st_mtime_ns - RACY_NS
+        limit = os.stat(index.path).st_mtime_ns - timeutil.RACY_NS
     except OSError:
         return
     for rel, sig in unknown.items():

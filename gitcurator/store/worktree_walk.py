@@ -21,10 +21,11 @@ from typing import TYPE_CHECKING
 
 from dulwich.ignore import IgnoreFilterManager
 
+from gitcurator import timeutil
+
 if TYPE_CHECKING:
     from gitcurator.store.repository import Store
 
-RACY_NS = 1_000_000_000
 # [ctime ns, ignore rules apply (0/1), folders walked into, files kept (each NUL-joined: no
 # name holds a NUL, and one string costs a cache reader far less than a list of them),
 # [[nested repository folder, its ctime ns]...], holds a symlink (0/1), a .gitignore (0/1)]
@@ -62,7 +63,7 @@ def walk_folders(
 
     walk = Walk()
     root = str(store.root)
-    limit = recorded_ns - RACY_NS
+    limit = recorded_ns - timeutil.RACY_NS
     pending: list[tuple[str, str, bool]] = [(root, "", False)]
     while pending:
         dirpath, rel, parent_check = pending.pop()

@@ -15,8 +15,9 @@ from support.repos import git, run_cli, write_skill
 
 import gitcurator.commands.validate as validate_command
 import gitcurator.commands.validate_cache as validate_cache
+from gitcurator import timeutil
 from gitcurator.statefiles import VALIDATE_CACHE, VALIDATE_QUICK, VALIDATE_RESULTS
-from gitcurator.store import worktree_stat, worktree_walk
+from gitcurator.store import worktree_stat
 
 CACHES = (VALIDATE_CACHE, VALIDATE_RESULTS, VALIDATE_QUICK)
 SCRIPTED = """---
@@ -37,8 +38,7 @@ scripts/run.sh --all
 def trusting(monkeypatch: pytest.MonkeyPatch) -> None:
     """Stat data trusted at once (not after git's racy second), so a test need not wait for
     the records to be used; each change below is made a tick later, as a person's is."""
-    monkeypatch.setattr(worktree_stat, "RACY_NS", 0)
-    monkeypatch.setattr(worktree_walk, "RACY_NS", 0)
+    monkeypatch.setattr(timeutil, "RACY_NS", 0)
 
 
 def _state(repo: Path) -> Path:

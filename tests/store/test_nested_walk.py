@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from support.repos import git, write_skill
 
-from gitcurator import statefiles
+from gitcurator import statefiles, timeutil
 from gitcurator.store import nested_walk
 
 
@@ -21,7 +21,7 @@ def lib(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for name in ("tools/pdf-extract", "tools/docker-build", "plain"):
         write_skill(root, name)
     git("init", "-q", cwd=root)
-    monkeypatch.setattr(nested_walk, "RACY_NS", -(10**18))
+    monkeypatch.setattr(timeutil, "RACY_NS", -(10**18))
     assert _walk(root) == []
     assert (_state(root) / statefiles.NESTED_WALK).is_file()
     return root
