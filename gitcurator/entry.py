@@ -8,6 +8,7 @@ through to the full click CLI, which gives the same results with the usual messa
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 
@@ -96,6 +97,8 @@ def plain_command(args: list[str]) -> tuple[Callable[[], Result], bool] | None:
     whether it is `--json`); None for anything else, which click parses."""
     if not args or args[0] not in _PLAIN or args[1:] not in ([], ["--json"]):
         return None
+    if "_GITCURATOR_COMPLETE" in os.environ:
+        return None  # click's shell completion answers instead of the command
     from pathlib import Path
 
     as_json, start = args[1:] == ["--json"], Path.cwd()
@@ -139,11 +142,18 @@ def _command() -> int:
         from gitcurator.output import emit, warn
 
         command, as_json = plain
+        # What click's Command.main does around a command, so both paths end alike: an
+        # empty line, then an interrupt (130) for Ctrl-C or end of input; exit 1 when the
+        # reader of stdout went away.
         try:
             return emit(command(), as_json=as_json)
         except (KeyboardInterrupt, EOFError):
-            warn("\n")  # the empty line click writes first: the same stderr either way
-            raise
+            warn("\n")
+            raise KeyboardInterrupt from None
+        except OSError as exc:
+            if exc.errno != errno.EPIPE:
+                raise
+            return 1
     from gitcurator.cli import main as cli_main
 
     return cli_main()

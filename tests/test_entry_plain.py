@@ -43,3 +43,51 @@ def test_a_plain_command_outside_a_repository_fails_as_the_cli_does(tmp_path: Pa
         slow = run_cli(*args, cwd=tmp_path)
         assert fast == (slow.code, slow.out, slow.err)
         assert fast[0] == 1 and "gitcurator init" in fast[2]
+
+
+def _ended(args: list[str], cwd: Path, script: str = "") -> tuple[int, str]:
+    """Exit code and stderr of gitcurator `args` writing into a pipe nobody reads any more,
+    after `script` (Python run first, in the same process)."""
+    import os
+    import subprocess
+    import sys
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    code = f"{script}\nimport sys\nsys.argv = ['gitcurator', *sys.argv[1:]]\n"
+    code += "from gitcurator.entry import main\nmain()\n"
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", code, *args],
+            cwd=cwd,
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        os.close(write_end)
+    return done.returncode, done.stderr
+
+
+def test_a_reader_gone_ends_a_plain_command_as_it_ends_the_cli(repo: Path) -> None:
+    # click exits 1 when stdout's reader went away; the fast path does the same.
+    for plain in (["list"], ["validate", "--json"], ["flush"]):
+        assert _ended(plain, repo) == _ended([*plain, "-C", "."], repo)
+
+
+def test_end_of_input_in_a_plain_command_is_an_interrupt_as_in_the_cli(repo: Path) -> None:
+    script = (
+        "import gitcurator.commands.list as command\n"
+        "def ended(*args, **kwargs):\n"
+        "    raise EOFError\n"
+        "command.list_skills = ended\n"
+    )
+    fast, slow = _ended(["list"], repo, script), _ended(["list", "-C", "."], repo, script)
+    assert fast == slow
+    assert fast == (130, "\ngitcurator: interrupted\n")
+
+
+def test_shell_completion_is_left_to_click(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("_GITCURATOR_COMPLETE", "bash_source")
+    assert entry.plain_command(["list"]) is None
