@@ -99,24 +99,37 @@ def _page(command: str, text: str) -> bool:
     import subprocess  # here, not at the top: `record`'s hot path imports this module
 
     env = {"LESS": "FRX", "LV": "-c", **os.environ}  # git's defaults, unless the user's own
+    # As git: Ctrl-C belongs to the pager (less stops a search with it) and this process
+    # waits for the pager; leaving first would hand the terminal to two programs. Ignored
+    # before the pager starts (a Ctrl-C right after it drew its first line interrupted this
+    # process), and given back to the pager itself as it starts.
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        with subprocess.Popen(command, shell=True, stdin=subprocess.PIPE, env=env) as shown:
-            # As git: Ctrl-C belongs to the pager (less stops a search with it) and this process
-            # waits for the pager; leaving first would hand the terminal to two programs.
-            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        with subprocess.Popen(
+            command,
+            shell=True,
+            stdin=subprocess.PIPE,
+            env=env,
+            preexec_fn=_default_interrupt,  # runs in the child only: paging starts no threads
+        ) as shown:
+            assert shown.stdin is not None
             try:
-                assert shown.stdin is not None
-                try:
-                    shown.stdin.write(text.encode("utf-8", "surrogateescape"))
-                    shown.stdin.close()
-                except BrokenPipeError:
-                    pass  # the person quit the pager before the end: as git, not an error
-                # 126, 127: the shell found no pager to run.
-                return shown.wait() not in (126, 127)
-            finally:
-                signal.signal(signal.SIGINT, previous)
+                shown.stdin.write(text.encode("utf-8", "surrogateescape"))
+                shown.stdin.close()
+            except BrokenPipeError:
+                pass  # the person quit the pager before the end: as git, not an error
+            # 126, 127: the shell found no pager to run.
+            return shown.wait() not in (126, 127)
     except OSError:
         return False
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _default_interrupt() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def warn(line: str) -> None:
