@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 _IDX_MAGIC = b"\377tOc"
 _HEADER = 8 + 256 * 4  # magic, version, fan-out table
-_OFS_DELTA, _REF_DELTA = 6, 7
+OFS_DELTA, REF_DELTA = 6, 7
 # Lookups a pack answers by bisection before its names become a dict (building it costs
 # about 0.25 µs a name: worth it only for the commands that read thousands of objects).
 _DICT_AFTER = 256
@@ -238,7 +238,7 @@ class PackReader:
             if key in seen or len(chain) > _MAX_CHAIN:
                 raise ValueError("a delta cycle, or a chain too long")  # dulwich says which
             seen.add(key)
-            kind, body, base_at = _entry(pack.data, off)
+            kind, body, base_at, _ = pack_entry(pack.data, off, len(pack.data))
             if base_at is None:
                 base = (kind, body)
                 if chain:
@@ -285,9 +285,12 @@ def _binary(name: object) -> bytes | None:
     return binsha if len(binsha) == 20 else None  # fromhex skips spaces
 
 
-def _entry(data: mmap.mmap, off: int) -> tuple[int, bytes, int | bytes | None]:
-    """The pack entry at `off`: its type, its inflated body (a delta for the delta kinds) and
-    its base (an offset, a name, or None for a whole object)."""
+def pack_entry(
+    data: bytes | mmap.mmap, off: int, limit: int
+) -> tuple[int, bytes, int | bytes | None, int]:
+    """The pack entry at `off` (of a pack whose entries end at `limit`): its type, its
+    inflated body (a delta for the delta kinds), its base (an offset, a name, or None for a
+    whole object) and where the next entry starts."""
     c = data[off]
     pos = off + 1
     kind, size, shift = (c >> 4) & 7, c & 15, 4
@@ -297,7 +300,7 @@ def _entry(data: mmap.mmap, off: int) -> tuple[int, bytes, int | bytes | None]:
         size |= (c & 0x7F) << shift
         shift += 7
     base_at: int | bytes | None = None
-    if kind == _OFS_DELTA:
+    if kind == OFS_DELTA:
         c = data[pos]
         pos += 1
         back = c & 0x7F
@@ -308,29 +311,33 @@ def _entry(data: mmap.mmap, off: int) -> tuple[int, bytes, int | bytes | None]:
         if not 0 < back <= off - 12:
             raise ValueError("delta base outside the pack")
         base_at = off - back
-    elif kind == _REF_DELTA:
+    elif kind == REF_DELTA:
         base_at = bytes(data[pos : pos + 20])
         pos += 20
     elif not 1 <= kind <= 4:
         raise ValueError(f"object type {kind}")
-    return kind, _inflate(data, pos, size), base_at
+    body, end = _inflate(data, pos, size, limit)
+    return kind, body, base_at, end
 
 
-def _inflate(data: mmap.mmap, pos: int, size: int) -> bytes:
-    """The `size` bytes zlib-compressed at `pos` (the compressed length is not stored: read a
-    window a little larger than the result, more if the stream goes on)."""
+def _inflate(data: bytes | mmap.mmap, pos: int, size: int, limit: int) -> tuple[bytes, int]:
+    """The `size` bytes zlib-compressed at `pos`, and where their stream ends (the compressed
+    length is not stored: read a window a little larger than the result, more if the stream
+    goes on)."""
     inflater = zlib.decompressobj()
     window = size + 64
-    out = inflater.decompress(data[pos : pos + window])
+    chunk = data[pos : pos + window]
+    out = inflater.decompress(chunk)
     while not inflater.eof:
         pos += window
-        if pos >= len(data):
+        if pos >= limit:
             raise ValueError("object runs past the end of the pack")
         window *= 2
-        out += inflater.decompress(data[pos : pos + window])
+        chunk = data[pos : pos + window]
+        out += inflater.decompress(chunk)
     if len(out) != size:
         raise ValueError("object size differs from its header")
-    return out
+    return out, pos + len(chunk) - len(inflater.unused_data)
 
 
 def _joined(chunks: bytes | list[bytes]) -> bytes:

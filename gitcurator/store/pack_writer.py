@@ -16,8 +16,8 @@ import os
 import struct
 import tempfile
 import zlib
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable
+from typing import IO, TYPE_CHECKING
 
 from dulwich.objects import ShaFile
 from dulwich.pack import write_pack_index
@@ -63,11 +63,24 @@ def write_pack(store: Store, objects: Iterable[ShaFile]) -> None:
 
 
 def _write_pack(pack_dir: str, todo: list[ShaFile]) -> None:
-    """Write `todo` as pack and index into `pack_dir`: temp files, synced, then renamed."""
+    install_pack(pack_dir, lambda f: _write_pack_data(f, todo))
+
+
+# A pack's index entries (binary id, offset, CRC32) and its checksum.
+PackWritten = tuple[list[tuple[bytes, int, int]], bytes]
+
+
+def install_pack(pack_dir: str, write: Callable[[IO[bytes]], PackWritten]) -> None:
+    """Make the pack `write` writes into the file it is given a pack of `pack_dir`, with its
+    index: temp files, synced, then renamed, the pack first (git and dulwich only use a pack
+    that has an index), so a crash leaves the pack whole or no pack at all."""
     os.makedirs(pack_dir, exist_ok=True)
     fd, tmp_pack = tempfile.mkstemp(dir=pack_dir, prefix="tmp_pack_")
     try:
-        entries, checksum = _write_pack_data(fd, todo)
+        with os.fdopen(fd, "wb") as f:
+            entries, checksum = write(f)
+            f.flush()
+            os.fsync(f.fileno())
         name = os.path.join(pack_dir, "pack-" + checksum.hex())
         fd_idx, tmp_idx = tempfile.mkstemp(dir=pack_dir, prefix="tmp_idx_")
         try:
@@ -87,30 +100,27 @@ def _write_pack(pack_dir: str, todo: list[ShaFile]) -> None:
         raise
 
 
-def _write_pack_data(fd: int, objects: list[ShaFile]) -> tuple[list[tuple[bytes, int, int]], bytes]:
+def _write_pack_data(f: IO[bytes], objects: list[ShaFile]) -> PackWritten:
     """The pack file's bytes; each object's (binary id, offset, CRC32), the pack's checksum."""
     digest = hashlib.sha1()
     entries: list[tuple[bytes, int, int]] = []
-    with os.fdopen(fd, "wb") as f:
-        head = b"PACK" + struct.pack(">II", 2, len(objects))
-        f.write(head)
-        digest.update(head)
-        offset = len(head)
-        for obj in objects:
-            raw = obj.as_raw_string()
-            record = _object_header(obj.type_num, len(raw)) + zlib.compress(raw, 1)
-            entries.append((binascii.unhexlify(obj.id), offset, zlib.crc32(record)))
-            f.write(record)
-            digest.update(record)
-            offset += len(record)
-        checksum = digest.digest()
-        f.write(checksum)
-        f.flush()
-        os.fsync(f.fileno())
+    head = b"PACK" + struct.pack(">II", 2, len(objects))
+    f.write(head)
+    digest.update(head)
+    offset = len(head)
+    for obj in objects:
+        raw = obj.as_raw_string()
+        record = object_header(obj.type_num, len(raw)) + zlib.compress(raw, 1)
+        entries.append((binascii.unhexlify(obj.id), offset, zlib.crc32(record)))
+        f.write(record)
+        digest.update(record)
+        offset += len(record)
+    checksum = digest.digest()
+    f.write(checksum)
     return entries, checksum
 
 
-def _object_header(type_num: int, size: int) -> bytes:
+def object_header(type_num: int, size: int) -> bytes:
     """A whole object's header: type and size, 4 bits then 7 at a time (git's pack format)."""
     out = bytearray()
     byte = (type_num << 4) | (size & 15)

@@ -23,6 +23,7 @@ from dulwich.file import FileLocked
 from dulwich.objects import ZERO_SHA, ObjectID
 from dulwich.refs import Ref
 
+from gitcurator.store import thin_pack
 from gitcurator.store.credentials import stored_credentials
 from gitcurator.store.push_pack import push_pack
 from gitcurator.store.remote import Remote, RemoteError
@@ -154,9 +155,15 @@ class Connection:
                 pack_data,
                 progress=self.progress,
             )
-            if spool.tell():
+            size = spool.tell()
+            if size:
                 spool.seek(0)
-                objects.add_thin_pack(spool.read, None, progress=self.progress)
+                if thin_pack.fits(objects, size):
+                    # dulwich's add_thin_pack walks the pack three times in Python (0.5 s of a
+                    # merge step's 540 KB at 10,000 skills): store.thin_pack reads it once.
+                    thin_pack.store_fetched_pack(objects, spool.read())
+                else:
+                    objects.add_thin_pack(spool.read, None, progress=self.progress)
         refs = {r: s for r, s in result.refs.items() if s is not None and s != ZERO_SHA}
         return Fetched(refs, counted)
 
@@ -245,6 +252,8 @@ class Connection:
             )
         if isinstance(exc, dulwich_client.HTTPProxyUnauthorized):
             return RemoteError(f"{where}: the proxy refused the credentials (HTTP 407)")
+        if isinstance(exc, thin_pack.DamagedPack):
+            return RemoteError(f"{where}: {exc}; nothing was stored here, try again")
         if isinstance(exc, NotGitRepository):
             return RemoteError(f"{where}: it is not a git repository (check the URL or path)")
         if isinstance(exc, HangupException | GitProtocolError | SendPackError):

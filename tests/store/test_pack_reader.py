@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from dulwich.repo import Repo
+from support.packs import blob_name, entry_header, pack_of, ref_delta
 from support.repos import git
 
 from gitcurator.store import Store, pack_reader
@@ -167,51 +168,9 @@ def test_store_close_unmaps_and_a_second_store_shares_the_reader(tmp_path: Path)
 # Hand-made packs: what git accepts but does not write itself, and damage.
 
 
-def _blob_name(data: bytes) -> bytes:
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).digest()
-
-
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while n > 0x7F:
-        out.append(0x80 | (n & 0x7F))
-        n >>= 7
-    return bytes([*out, n])
-
-
-def _delta(base: bytes, target: bytes) -> bytes:
-    """A delta making `target` of `base`: one copy of their common prefix, the rest inserted."""
-    common = 0
-    while common < min(len(base), len(target), 0xFFFF) and base[common] == target[common]:
-        common += 1
-    out = bytearray(_varint(len(base)) + _varint(len(target)))
-    if common:
-        out += bytes([0x80 | 0x10 | 0x20, common & 0xFF, common >> 8])  # copy 0..common
-    rest = target[common:]
-    for at in range(0, len(rest), 127):
-        out += bytes([len(rest[at : at + 127])]) + rest[at : at + 127]
-    return bytes(out)
-
-
-def _header(kind: int, size: int) -> bytes:
-    out = bytearray()
-    c = (kind << 4) | (size & 15)
-    size >>= 4
-    while size:
-        out.append(c | 0x80)
-        c, size = size & 0x7F, size >> 7
-    return bytes([*out, c])
-
-
-def _ref_delta(base: bytes, target: bytes) -> bytes:
-    delta = _delta(base, target)
-    return _header(7, len(delta)) + _blob_name(base) + zlib.compress(delta)
-
-
 def _write_pack(repo: Path, entries: list[bytes], names: list[bytes], stem: str) -> Path:
     """A pack of `entries` (the objects `names`, in order) and its version 2 index."""
-    body = b"PACK" + struct.pack(">II", 2, len(entries)) + b"".join(entries)
-    pack = body + hashlib.sha1(body).digest()
+    pack = pack_of(entries)
     offsets, at = [], 12
     for entry in entries:
         offsets.append(at)
@@ -242,11 +201,11 @@ def test_a_chain_of_600_deltas_by_name_reads_without_recursion(tmp_path: Path) -
     # pass Python's frame limit.
     repo = _empty_repo(tmp_path)
     texts = [b"base text of a skill\n" * 20 + b"edit\n" * i for i in range(601)]
-    entries = [_header(3, len(texts[0])) + zlib.compress(texts[0])]
-    entries += [_ref_delta(a, b) for a, b in itertools.pairwise(texts)]
-    _write_pack(repo, entries, [_blob_name(t) for t in texts], "pack-chain")
+    entries = [entry_header(3, len(texts[0])) + zlib.compress(texts[0])]
+    entries += [ref_delta(a, b) for a, b in itertools.pairwise(texts)]
+    _write_pack(repo, entries, [blob_name(t) for t in texts], "pack-chain")
     assert git("fsck", "--strict", cwd=repo).returncode == 0
-    reader, handed = _compare(repo, [_blob_name(texts[-1]), _blob_name(texts[300])])
+    reader, handed = _compare(repo, [blob_name(texts[-1]), blob_name(texts[300])])
     assert handed == 0 and len(reader.packs) == 1
 
 
@@ -254,8 +213,8 @@ def test_delta_cycles_are_named_by_dulwich(tmp_path: Path) -> None:
     repo = _empty_repo(tmp_path)
     a, b, c = b"text of A\n" * 5, b"text of B\n" * 5, b"text of C\n" * 5
     # A's base is B, B's base is A; C's base is C itself.
-    entries = [_ref_delta(b, a), _ref_delta(a, b), _ref_delta(c, c)]
-    names = [_blob_name(a), _blob_name(b), _blob_name(c)]
+    entries = [ref_delta(b, a), ref_delta(a, b), ref_delta(c, c)]
+    names = [blob_name(a), blob_name(b), blob_name(c)]
     _write_pack(repo, entries, names, "pack-cycle")
     _reader, handed = _compare(repo, names)
     assert handed == 3  # each read handed over, and raising what dulwich raises
@@ -267,22 +226,24 @@ def test_a_base_kept_outside_the_packs_is_asked_of_dulwich(tmp_path: Path) -> No
     base, top = b"a base kept loose\n" * 4, b"a base kept loose\n" * 4 + b"and more\n"
     (repo / "base.txt").write_bytes(base)
     git("hash-object", "-w", "base.txt", cwd=repo)
-    _write_pack(repo, [_ref_delta(base, top)], [_blob_name(top)], "pack-thin")
+    _write_pack(repo, [ref_delta(base, top)], [blob_name(top)], "pack-thin")
     dulwich_repo = Repo(str(repo))
     reader = pack_reader.install(dulwich_repo.object_store)
     assert reader is not None and len(reader.packs) == 1
-    assert dulwich_repo.object_store.get_raw(_blob_name(top).hex().encode()) == (3, top)
+    assert dulwich_repo.object_store.get_raw(blob_name(top).hex().encode()) == (3, top)
     dulwich_repo.close()
 
 
 def test_an_index_of_another_pack_is_not_used(tmp_path: Path) -> None:
     repo = _empty_repo(tmp_path)
     one, other = b"the object the index names\n", b"something else entirely!!\n"
-    pack = _write_pack(repo, [_header(3, len(one)) + zlib.compress(one)], [_blob_name(one)], "p")
+    pack = _write_pack(
+        repo, [entry_header(3, len(one)) + zlib.compress(one)], [blob_name(one)], "p"
+    )
     pack.write_bytes(pack.read_bytes())  # keep it, then put another pack under its name
-    body = b"PACK" + struct.pack(">II", 2, 1) + _header(3, len(other)) + zlib.compress(other)
+    body = b"PACK" + struct.pack(">II", 2, 1) + entry_header(3, len(other)) + zlib.compress(other)
     pack.write_bytes(body + hashlib.sha1(body).digest())
-    reader, handed = _compare(repo, [_blob_name(one)])
+    reader, handed = _compare(repo, [blob_name(one)])
     assert reader.packs == [] and handed == 1
 
 

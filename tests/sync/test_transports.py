@@ -20,6 +20,7 @@ from support.git_daemon import git_daemon
 from support.remotes import NOTES, T1, T2, T3, clone, make_remote, record, refs, sync, usage
 from support.repos import git, run_cli
 
+from gitcurator.store import thin_pack
 from gitcurator.sync import session as sync_module
 
 # -- servers -------------------------------------------------------------------------------------
@@ -77,7 +78,12 @@ def http(tmp_path: Path) -> Iterator[tuple[Path, str]]:
 # -- transports -----------------------------------------------------------------------------------
 
 
-def test_two_clones_sync_over_git_daemon(daemon: tuple[Path, str], tmp_path: Path) -> None:
+# The fetched packs stored by store.thin_pack, and (over its size limit) by dulwich.
+@pytest.mark.parametrize("fast_limit", [thin_pack.FAST_LIMIT, 0])
+def test_two_clones_sync_over_git_daemon(
+    daemon: tuple[Path, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fast_limit: int
+) -> None:
+    monkeypatch.setattr(thin_pack, "FAST_LIMIT", fast_limit)
     served, base = daemon
     make_remote(tmp_path, "served/skills.git")
     a, b = (clone(f"{base}/skills.git", tmp_path / n) for n in ("a", "b"))
@@ -92,7 +98,8 @@ def test_two_clones_sync_over_git_daemon(daemon: tuple[Path, str], tmp_path: Pat
     before = refs(served / "skills.git")
     assert sync(b).code == 0 and sync(a).code == 0
     assert refs(served / "skills.git") == before
-    git("fsck", "--strict", "--no-dangling", cwd=served / "skills.git")
+    for repo in (served / "skills.git", a, b):
+        git("fsck", "--strict", "--no-dangling", cwd=repo)
 
 
 def test_sync_over_smart_http_with_credentials_in_the_url(
