@@ -19,9 +19,10 @@ from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from dulwich.objects import S_ISGITLINK, Blob, Commit, ObjectID, ShaFile, Tree, hex_to_sha
+from dulwich.objects import S_ISGITLINK, Blob, Commit, ObjectID, Tree, hex_to_sha, parse_tree
 from dulwich.pack import UnpackedObject, create_delta
 
+from gitcurator.errors import StoreError
 from gitcurator.store.tree_delta import tree_delta
 
 if TYPE_CHECKING:
@@ -29,9 +30,10 @@ if TYPE_CHECKING:
 
 # A delta is worth sending only when it saves something over the whole object.
 _MIN_SAVING = 16
-# How many blobs sent before one are tried as its base (git's pack.window is 10: 6 finds
-# nearly as much in half the time), and how long a chain of deltas may grow (pack.depth).
-_WINDOW = 6
+# How many blobs sent before one are tried as its base (git's pack.window is 10), and how long
+# a chain of deltas may grow (pack.depth). For 1,000 changed records of 10,000: 6 sent 117 KB
+# in 0.19 s, 2 sends 122 KB in 0.12 s, none 252 KB (git's push: 308 KB).
+_WINDOW = 2
 _MAX_DEPTH = 50
 # Blobs larger than this are tried against their old version only (create_delta's cost grows
 # with both sizes).
@@ -160,13 +162,20 @@ def _walk(
     if tree_id in parents or tree_id in pack.objects:
         return
     pack.objects[tree_id] = _base(parents, on_remote)
-    tree = store[tree_id]
-    assert isinstance(tree, Tree)
     olds = [_entries(store, p) for p in parents]
-    for name, mode, sha in tree.iteritems():
+    # An entry a parent holds alike (mode, name and id) is on the remote or goes with that
+    # parent: compared as whole tuples first, so the 40 entries of a fan-out tree of the notes
+    # cost one set lookup each, and only what changed is looked at by name (0.12 -> 0.0x s
+    # for 1,000 changed records at 10,000).
+    alike = set().union(*olds)
+    changed = [e for e in _entries(store, tree_id) if e not in alike]
+    if not changed:
+        return
+    by_name = [{name: (mode, sha) for name, mode, sha in old} for old in olds]
+    for name, mode, sha in changed:
         if S_ISGITLINK(mode):
             continue  # a submodule's commit lives in another repository
-        there = [old.get(name) for old in olds]
+        there = [old.get(name) for old in by_name]
         if stat.S_ISDIR(mode):
             subtrees = [e[1] if e and stat.S_ISDIR(e[0]) else None for e in there]
             _walk(store, sha, subtrees, on_remote, pack)
@@ -180,12 +189,18 @@ def _is_blob(mode: int) -> bool:
     return not stat.S_ISDIR(mode) and not S_ISGITLINK(mode)
 
 
-def _entries(store: BaseObjectStore, tree_id: ObjectID | None) -> dict[bytes, tuple[int, ObjectID]]:
+def _entries(store: BaseObjectStore, tree_id: ObjectID | None) -> list[tuple[bytes, int, ObjectID]]:
+    """The (name, mode, id) entries of the tree `tree_id`, in its order (none for None): the
+    raw tree through dulwich's compiled parser, no Tree object built."""
     if tree_id is None:
-        return {}
-    tree: ShaFile = store[tree_id]
-    assert isinstance(tree, Tree)
-    return {name: (mode, sha) for name, mode, sha in tree.iteritems()}
+        return []
+    kind, raw = store.get_raw(tree_id)
+    if kind != Tree.type_num:
+        raise StoreError(
+            f"object {tree_id.decode()} is named as a tree but is not one: this repository "
+            "is damaged (run `git fsck`); nothing was pushed"
+        )
+    return list(parse_tree(raw, 20))  # type: ignore[arg-type]
 
 
 def _base(candidates: list[ObjectID | None], on_remote: list[bool]) -> ObjectID | None:

@@ -12,6 +12,7 @@ from dulwich.pack import PackChunkGenerator
 from support.git_daemon import git_daemon
 from support.repos import git
 
+from gitcurator.errors import StoreError
 from gitcurator.store import ObjectID, Store, transport
 from gitcurator.store.commits import make_commit
 from gitcurator.store.notes import NOTES_REF, key_id, read_blobs, read_notes, write_notes
@@ -175,3 +176,32 @@ def test_a_submodule_that_became_a_file_is_pushed_whole_not_as_a_delta_on_its_co
     git("fsck", "--strict", "--no-dangling", cwd=bare)
     shown = git("show", "refs/heads/vendoring:vendored", cwd=bare).stdout
     assert shown == "now a plain file\n"
+
+
+def test_a_mode_change_sends_the_tree_but_not_the_blob_the_remote_has(store: Store) -> None:
+    script = Blob.from_string(b"#!/bin/sh\necho hi\n")
+    plain, executable = Tree(), Tree()
+    plain.add(b"run.sh", 0o100644, script.id)
+    executable.add(b"run.sh", 0o100755, script.id)
+    first = make_commit(store, plain.id, [], "a script\n")
+    second = make_commit(store, executable.id, [first.id], "made executable\n")
+    batch = ObjectBatch()
+    for obj in (script, plain, executable, first, second):
+        batch.add_object(obj)
+    batch.store_in(store)
+    pack = push_pack(store.repo.object_store, [first.id], [second.id])
+    assert set(pack.objects) == {second.id, executable.id}
+    assert pack.objects[executable.id] == plain.id  # a delta against the remote's tree
+
+
+def test_a_tree_entry_naming_a_blob_is_damage_named_not_a_crash(store: Store) -> None:
+    blob = Blob.from_string(b"not a tree\n")
+    tree = Tree()
+    tree.add(b"folder", 0o040000, blob.id)
+    commit = make_commit(store, tree.id, [], "damaged\n")
+    batch = ObjectBatch()
+    for obj in (blob, tree, commit):
+        batch.add_object(obj)
+    batch.store_in(store)
+    with pytest.raises(StoreError, match=f"object {blob.id.decode()} is named as a tree"):
+        push_pack(store.repo.object_store, [], [commit.id])
