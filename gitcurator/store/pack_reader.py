@@ -285,12 +285,17 @@ def _binary(name: object) -> bytes | None:
     return binsha if len(binsha) == 20 else None  # fromhex skips spaces
 
 
+class ObjectTooLarge(Exception):
+    """A pack entry larger than the caller's budget (checked before it is inflated)."""
+
+
 def pack_entry(
-    data: bytes | mmap.mmap, off: int, limit: int
+    data: bytes | mmap.mmap, off: int, limit: int, budget: int | None = None
 ) -> tuple[int, bytes, int | bytes | None, int]:
     """The pack entry at `off` (of a pack whose entries end at `limit`): its type, its
     inflated body (a delta for the delta kinds), its base (an offset, a name, or None for a
-    whole object) and where the next entry starts."""
+    whole object) and where the next entry starts. ObjectTooLarge, before inflating, for a
+    body larger than `budget`."""
     c = data[off]
     pos = off + 1
     kind, size, shift = (c >> 4) & 7, c & 15, 4
@@ -299,6 +304,8 @@ def pack_entry(
         pos += 1
         size |= (c & 0x7F) << shift
         shift += 7
+    if budget is not None and size > budget:
+        raise ObjectTooLarge(f"an object of {size} bytes")
     base_at: int | bytes | None = None
     if kind == OFS_DELTA:
         c = data[pos]
@@ -321,23 +328,29 @@ def pack_entry(
 
 
 def _inflate(data: bytes | mmap.mmap, pos: int, size: int, limit: int) -> tuple[bytes, int]:
-    """The `size` bytes zlib-compressed at `pos`, and where their stream ends (the compressed
-    length is not stored: read a window a little larger than the result, more if the stream
-    goes on)."""
+    """The `size` bytes zlib-compressed at `pos`, and where their stream ends. The compressed
+    length is not stored: a window a little larger than the result is read, more while the
+    stream goes on; the output is bounded by `size`, so a stream that inflates to more than
+    its header says (a pack crafted to fill memory) stops one byte past it."""
     inflater = zlib.decompressobj()
     window = size + 64
-    chunk = data[pos : pos + window]
-    out = inflater.decompress(chunk)
+    fed = min(pos + window, len(data))
+    parts = [inflater.decompress(data[pos:fed], size + 1)]
+    got = len(parts[0])
     while not inflater.eof:
-        pos += window
-        if pos >= limit:
+        if got > size:
+            raise ValueError("object larger than its header says")
+        if fed >= limit:
             raise ValueError("object runs past the end of the pack")
         window *= 2
-        chunk = data[pos : pos + window]
-        out += inflater.decompress(chunk)
-    if len(out) != size:
+        chunk = data[fed : fed + window]
+        fed += len(chunk)
+        parts.append(inflater.decompress(inflater.unconsumed_tail + chunk, size + 1 - got))
+        got += len(parts[-1])
+    if got != size:
         raise ValueError("object size differs from its header")
-    return out, pos + len(chunk) - len(inflater.unused_data)
+    out = parts[0] if len(parts) == 1 else b"".join(parts)
+    return out, fed - len(inflater.unused_data) - len(inflater.unconsumed_tail)
 
 
 def _joined(chunks: bytes | list[bytes]) -> bytes:

@@ -53,13 +53,18 @@ def write_pack(store: Store, objects: Iterable[ShaFile]) -> None:
             return
         _write_pack(pack_dir, todo)
     except OSError as exc:
-        # A read-only or full object store: the caller's work is not lost (no ref moved,
-        # the journal is kept), and the message says where and why.
-        raise StoreError(
-            f"cannot write new objects into {pack_dir}: {exc.strerror or exc}; make that "
-            "folder writable (or free some space) and run this again"
-        ) from None
+        raise unwritable(pack_dir, exc) from None
     store.repo.object_store.packs  # noqa: B018  (reading it makes dulwich see the new pack)
+
+
+def unwritable(folder: str, exc: OSError) -> StoreError:
+    """The error for new objects that `folder` would not take (read-only, full): the
+    caller's work is not lost (no ref moved, the journal is kept), and it says where and
+    why."""
+    return StoreError(
+        f"cannot write new objects into {folder}: {exc.strerror or exc}; make that "
+        "folder writable (or free some space) and run this again"
+    )
 
 
 def _write_pack(pack_dir: str, todo: list[ShaFile]) -> None:
@@ -71,9 +76,12 @@ PackWritten = tuple[list[tuple[bytes, int, int]], bytes]
 
 
 def install_pack(pack_dir: str, write: Callable[[IO[bytes]], PackWritten]) -> None:
-    """Make the pack `write` writes into the file it is given a pack of `pack_dir`, with its
-    index: temp files, synced, then renamed, the pack first (git and dulwich only use a pack
-    that has an index), so a crash leaves the pack whole or no pack at all."""
+    """Add to `pack_dir` the pack that `write` writes into the file it is given (returning
+    its index entries and checksum), and that pack's index: temp files, synced, then
+    renamed, the pack first, as git does. git and dulwich use only a pack that has an index,
+    so an interrupt leaves no new pack in use or a whole one; what a killed process leaves
+    (a tmp_pack_ file, or a pack without its index) is garbage `git gc` removes, never a
+    damaged object."""
     os.makedirs(pack_dir, exist_ok=True)
     fd, tmp_pack = tempfile.mkstemp(dir=pack_dir, prefix="tmp_pack_")
     try:

@@ -18,16 +18,18 @@ import hashlib
 import io
 import struct
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING
 
 from dulwich._pack import apply_delta
-from dulwich.errors import ApplyDeltaError
+from dulwich.errors import ApplyDeltaError, ChecksumMismatch
 from dulwich.objects import ObjectID
+from dulwich.pack import UnresolvedDeltas
 
 from gitcurator.errors import StoreError
-from gitcurator.store.pack_reader import pack_entry
-from gitcurator.store.pack_writer import PackWritten, install_pack, object_header
+from gitcurator.store.pack_reader import ObjectTooLarge, pack_entry
+from gitcurator.store.pack_writer import PackWritten, install_pack, object_header, unwritable
 
 if TYPE_CHECKING:
     from dulwich.object_store import BaseObjectStore
@@ -42,10 +44,6 @@ _TYPE_NAMES = {1: b"commit", 2: b"tree", 3: b"blob", 4: b"tag"}
 
 class DamagedPack(StoreError):
     """The remote sent a pack that does not read back (or leans on objects we lack)."""
-
-
-class _TooLarge(Exception):
-    """The pack inflates to more than HELD_LIMIT: dulwich stores it, one object at a time."""
 
 
 @dataclass(slots=True)
@@ -68,33 +66,73 @@ class _Resolved:
     held: int = 0  # bytes of every entry and object inflated so far
 
     def hold(self, size: int) -> None:
-        """Count `size` more bytes held; _TooLarge past HELD_LIMIT."""
+        """Count `size` more bytes about to be held; ObjectTooLarge past HELD_LIMIT."""
+        if self.held + size > HELD_LIMIT:
+            raise ObjectTooLarge(f"{self.held + size} bytes inflated")
         self.held += size
-        if self.held > HELD_LIMIT:
-            raise _TooLarge
 
 
-def fits(object_store: BaseObjectStore, size: int) -> bool:
-    """Can a fetched pack of `size` bytes be stored here (else dulwich's add_thin_pack): a
-    store of SHA-1 objects with a pack folder, and a pack no larger than FAST_LIMIT."""
-    oid_length = getattr(getattr(object_store, "object_format", None), "oid_length", None)
+def store_fetched_pack(
+    object_store: BaseObjectStore,
+    read: Callable[[int], bytes],
+    size: int,
+    progress: Callable[[bytes], None] | None = None,
+) -> None:
+    """Store the fetched pack of `size` bytes that `read` gives in `object_store`, completed
+    with the bases it leaves out: here for a store of SHA-1 objects with a pack folder and a
+    pack of at most FAST_LIMIT bytes inflating to at most HELD_LIMIT, else through dulwich's
+    add_thin_pack. DamagedPack, nothing stored, when it does not read back; StoreError naming
+    the folder when it cannot be written."""
     pack_dir = getattr(object_store, "pack_dir", None)
-    return size <= FAST_LIMIT and isinstance(pack_dir, str) and oid_length == 20
-
-
-def store_fetched_pack(object_store: BaseObjectStore, data: bytes) -> None:
-    """Store the fetched pack `data` in `object_store` (one that `fits` it), completed with
-    the bases it leaves out; DamagedPack, and nothing stored, when it does not read back."""
+    oid_length = getattr(getattr(object_store, "object_format", None), "oid_length", None)
+    if size > FAST_LIMIT or not isinstance(pack_dir, str) or oid_length != 20:
+        _stored_by_dulwich(object_store, read, progress)
+        return
+    data = read(size)
+    resolved = _Resolved()
+    too_large = False
     try:
-        resolved = _Resolved()
         entries = _entries(data, resolved)
         _resolve(entries, object_store, resolved)
-    except _TooLarge:
-        object_store.add_thin_pack(io.BytesIO(data).read, None)  # type: ignore[attr-defined]
+    except ObjectTooLarge:
+        too_large = True
+    if too_large:
+        # Outside the except block, so that its traceback no longer holds what was inflated
+        # when dulwich inflates it again.
+        del resolved
+        _stored_by_dulwich(object_store, io.BytesIO(data).read, progress)
         return
-    pack_dir = str(getattr(object_store, "pack_dir"))  # noqa: B009  (fits checked it is there)
-    install_pack(pack_dir, lambda f: _write_completed(f, data, entries, resolved))
+    try:
+        install_pack(pack_dir, lambda f: _write_completed(f, data, entries, resolved))
+    except OSError as exc:
+        raise unwritable(pack_dir, exc) from None
     object_store.packs  # noqa: B018  (reading it makes dulwich see the new pack)
+
+
+def _stored_by_dulwich(
+    object_store: BaseObjectStore,
+    read: Callable[[int], bytes],
+    progress: Callable[[bytes], None] | None,
+) -> None:
+    # What dulwich raises for a damaged pack (some of it plain assertions), and for an object
+    # too large to hold, as DamagedPack: the remote's doing, never an internal error.
+    try:
+        object_store.add_thin_pack(read, None, progress=progress)  # type: ignore[attr-defined]
+    except (
+        zlib.error,
+        ChecksumMismatch,
+        ApplyDeltaError,
+        UnresolvedDeltas,
+        AssertionError,
+        ValueError,
+        IndexError,
+        KeyError,
+        struct.error,
+        OverflowError,
+        MemoryError,
+    ) as exc:
+        what = "an object too large to hold in memory" if isinstance(exc, MemoryError) else exc
+        raise DamagedPack(f"the pack the remote sent could not be stored: {what}") from None
 
 
 def _entries(data: bytes, done: _Resolved) -> list[_Entry]:
@@ -112,7 +150,7 @@ def _entries(data: bytes, done: _Resolved) -> list[_Entry]:
     pos = 12
     try:
         for _ in range(count):
-            kind, body, base, end = pack_entry(data, pos, len(data) - 20)
+            kind, body, base, end = pack_entry(data, pos, len(data) - 20, HELD_LIMIT - done.held)
             done.hold(len(body))
             entries.append(_Entry(pos, end, kind, body, base))
             pos = end
@@ -145,8 +183,10 @@ def _resolve(entries: list[_Entry], object_store: BaseObjectStore, done: _Resolv
             base = object_store.get_raw(ObjectID(name.hex().encode()))
         except KeyError:
             continue
+        done.hold(len(base[1]))
         done.external[name] = base
-        _settle([(e, _applied(base, e)) for e in by_name.pop(name)], done, by_offset, by_name)
+        waiting = by_name.pop(name)
+        _settle([(e, _applied(base, e, done)) for e in waiting], done, by_offset, by_name)
     left = len(entries) - len(done.objects)
     if left:
         raise DamagedPack(
@@ -166,25 +206,42 @@ def _settle(
         entry, obj = ready.pop()
         if entry.offset in done.objects:
             continue
-        done.hold(len(obj[1]))
         name = _name(obj)
         done.objects[entry.offset] = obj
         done.ids[entry.offset] = name
         done.names.setdefault(name, entry.offset)
         for waiting in by_offset.pop(entry.offset, ()):
-            ready.append((waiting, _applied(obj, waiting)))
+            ready.append((waiting, _applied(obj, waiting, done)))
         for waiting in by_name.pop(name, ()):
-            ready.append((waiting, _applied(obj, waiting)))
+            ready.append((waiting, _applied(obj, waiting, done)))
 
 
-def _applied(base: tuple[int, bytes], entry: _Entry) -> tuple[int, bytes]:
+def _applied(base: tuple[int, bytes], entry: _Entry, done: _Resolved) -> tuple[int, bytes]:
+    """`entry`'s delta applied to `base`; its result's size, read from the delta's header,
+    counted against HELD_LIMIT before anything is built."""
     try:
+        done.hold(_target_size(entry.body))
         chunks = apply_delta(base[1], entry.body)
     except (ApplyDeltaError, ValueError, IndexError) as exc:
         raise DamagedPack(
             f"the pack the remote sent holds a damaged delta at byte {entry.offset}: {exc}"
         ) from None
     return base[0], chunks if isinstance(chunks, bytes) else b"".join(chunks)
+
+
+def _target_size(delta: bytes) -> int:
+    """The size of what `delta` builds: the second of the two varints it starts with."""
+    pos = 0
+    for _ in range(2):
+        size = shift = 0
+        while True:
+            byte = delta[pos]
+            pos += 1
+            size |= (byte & 0x7F) << shift
+            shift += 7
+            if not byte & 0x80:
+                break
+    return size
 
 
 def _name(obj: tuple[int, bytes]) -> bytes:

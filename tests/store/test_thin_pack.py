@@ -4,17 +4,29 @@ one is refused with nothing stored."""
 
 from __future__ import annotations
 
+import errno
+import io
 import itertools
 import subprocess
+import tracemalloc
 import zlib
 from pathlib import Path
 
 import pytest
 from dulwich.repo import Repo
-from support.packs import blob_name, delta_of, entry_header, pack_of, ref_delta, whole_blob
+from support.packs import (
+    blob_name,
+    delta_of,
+    entry_header,
+    pack_of,
+    ref_delta,
+    varint,
+    whole_blob,
+)
 from support.repos import git
 
-from gitcurator.store import thin_pack
+from gitcurator.errors import StoreError
+from gitcurator.store import pack_writer, thin_pack
 
 
 def _pair(tmp_path: Path, commits: int = 6) -> tuple[Path, Path, str]:
@@ -58,8 +70,7 @@ def _thin(src: Path, since: str, *options: str) -> bytes:
 def _stored(repo: Path, data: bytes) -> None:
     dulwich_repo = Repo(str(repo))
     try:
-        assert thin_pack.fits(dulwich_repo.object_store, len(data))
-        thin_pack.store_fetched_pack(dulwich_repo.object_store, data)
+        thin_pack.store_fetched_pack(dulwich_repo.object_store, io.BytesIO(data).read, len(data))
     finally:
         dulwich_repo.close()
 
@@ -178,27 +189,61 @@ def test_a_chain_of_600_deltas_in_any_order_resolves_without_recursion(tmp_path:
     assert git("fsck", "--strict", cwd=dst).returncode == 0
 
 
-def test_a_pack_larger_than_the_limit_is_left_to_dulwich(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("limit", ["FAST_LIMIT", "HELD_LIMIT"])
+def test_a_pack_over_a_limit_is_stored_by_dulwich(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, limit: str
 ) -> None:
-    _src, dst, _first = _pair(tmp_path, commits=1)
-    monkeypatch.setattr(thin_pack, "FAST_LIMIT", 10)
-    repo = Repo(str(dst))
-    try:
-        assert not thin_pack.fits(repo.object_store, 11)
-        assert thin_pack.fits(repo.object_store, 10)
-    finally:
-        repo.close()
-
-
-def test_a_pack_inflating_past_the_bound_is_stored_by_dulwich(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # A small pack of very compressible objects (or deep chains of large files) would hold
-    # too much inflated here: dulwich stores it, one object at a time.
+    # A large pack, or one inflating to much (deep chains of large files, very compressible
+    # bytes), is left to dulwich, which holds one object at a time.
     src, dst, first = _pair(tmp_path)
-    monkeypatch.setattr(thin_pack, "HELD_LIMIT", 1000)
+    monkeypatch.setattr(thin_pack, limit, 1000)
+    handed = []
+    dulwich_stores = thin_pack._stored_by_dulwich
+    monkeypatch.setattr(
+        thin_pack, "_stored_by_dulwich", lambda *a: handed.append(1) or dulwich_stores(*a)
+    )
     _stored(dst, _thin(src, first))
+    assert handed == [1]
     assert git("fsck", "--strict", "--no-dangling", cwd=dst).returncode == 0
     tip = git("rev-parse", "main", cwd=src).stdout.strip()
     assert git("cat-file", "-t", tip, cwd=dst).stdout.strip() == "commit"
+
+
+def test_an_object_inflating_past_its_header_stops_there(tmp_path: Path) -> None:
+    # 50 MB of zeros compress to 50 KB; the header says 10 bytes. Inflating it all before
+    # comparing would hold 50 MB (a 32 MB pack so made: 32 GB).
+    _src, dst, _first = _pair(tmp_path, commits=1)
+    bomb = entry_header(3, 10) + zlib.compress(bytes(50 * 1024 * 1024), 9)
+    data = pack_of([bomb])
+    tracemalloc.start()
+    try:
+        with pytest.raises(thin_pack.DamagedPack, match="larger than its header"):
+            _stored(dst, data)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * len(data) + 1024 * 1024
+
+
+def test_a_delta_claiming_a_terabyte_is_refused_not_a_crash(tmp_path: Path) -> None:
+    _src, dst, _first = _pair(tmp_path, commits=1)
+    base = b"x"
+    delta = varint(1) + varint(1 << 40) + bytes([0x90, 1])  # copy 1 byte; claims 2^40
+    entry = entry_header(7, len(delta)) + blob_name(base) + zlib.compress(delta)
+    with pytest.raises(thin_pack.DamagedPack):
+        _stored(dst, pack_of([whole_blob(base), entry]))
+
+
+def test_a_pack_folder_that_takes_no_files_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    src, dst, first = _pair(tmp_path)
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(pack_writer.tempfile, "mkstemp", refused)
+    before = _packs(dst)
+    with pytest.raises(StoreError, match=r"cannot write new objects into .*pack: Read-only"):
+        _stored(dst, _thin(src, first))
+    assert _packs(dst) == before
