@@ -27,6 +27,10 @@ class LoadedRows:
     links: tuple[str, ...] = ()  # HEAD's submodule links (nested repositories list warns of)
     # Each row's JSON text split around its state, when the rows cache kept them
     texts: tuple[tuple[str, str], ...] | None = None
+    # The rows key the rows hold for (read from the cache under it, or kept under it) and
+    # the newest pending event they counted; None when they were not kept
+    key: rows_cache.RowsKey | None = None
+    newest: str = ""
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -55,8 +59,29 @@ def load_kept_rows(repo: SkillsRepo, now: str | None) -> LoadedRows:
     latest = rows_cache.reader_latest()
     kept = rows_cache.read_rows(repo, key, latest, moment)
     if kept is not None:
-        return LoadedRows(kept.rows, kept.problems, moment, {}, kept.hidden, kept.links, kept.texts)
+        return LoadedRows(
+            kept.rows,
+            kept.problems,
+            moment,
+            {},
+            kept.hidden,
+            kept.links,
+            kept.texts,
+            key,
+            kept.newest,
+        )
     loaded = load_rows(repo, now)
     built = rows_cache.CachedRows(loaded.rows, loaded.problems, loaded.hidden, loaded.links)
-    rows_cache.keep(repo, key, latest, built)
-    return LoadedRows(loaded.rows, loaded.problems, moment, {}, loaded.hidden, loaded.links)
+    newest = rows_cache.keep(repo, key, latest, built)
+    held = None if newest is None else key
+    return LoadedRows(
+        loaded.rows,
+        loaded.problems,
+        moment,
+        {},
+        loaded.hidden,
+        loaded.links,
+        None,
+        held,
+        newest or "",
+    )

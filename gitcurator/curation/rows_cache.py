@@ -18,15 +18,15 @@ A file that is missing, a link, damaged, of another format or shaped wrongly rea
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from gitcurator import __version__
 from gitcurator.config import CONFIG_FILE
+from gitcurator.curation.rows_key import KeyParts, digest, key_parts, latest_at
 from gitcurator.json_values import is_count
 from gitcurator.library import SkillsRepo
 from gitcurator.lifecycle.inventory import (
@@ -38,20 +38,13 @@ from gitcurator.lifecycle.inventory import (
     row_values,
     rows_at,
 )
-from gitcurator.locks import notes_lock
-from gitcurator.statefiles import (
-    JOURNAL,
-    ROWS_CACHE,
-    read_cache_json,
-    read_regular,
-    write_cache_json,
-)
+from gitcurator.statefiles import ROWS_CACHE, read_cache_json, write_cache_json
 from gitcurator.store import ObjectID
 from gitcurator.store.notes import notes_commit
 from gitcurator.store.objects import GITLINK_MODE
 from gitcurator.telemetry import journal
 from gitcurator.telemetry.ledger import state_of
-from gitcurator.timeutil import CLOCK_SKEW, format_time, utc_now
+from gitcurator.timeutil import utc_now
 
 # Raise when what a row is computed from changes without a field of SkillRow changing.
 ROWS_FORMAT = 3
@@ -64,6 +57,7 @@ class RowsKey:
     digest: str
     pending: tuple[Path, ...]  # the journal and the segments whose bytes are in the digest
     commit: ObjectID | None = None  # the commit whose rows they are
+    parts: KeyParts | None = field(default=None, compare=False)  # what the digest was made of
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,39 +68,27 @@ class CachedRows:
     links: tuple[str, ...]  # HEAD's submodule links
     # Each row's JSON text split around its state (inventory.encoded_parts), when kept
     texts: tuple[tuple[str, str], ...] | None = None
+    newest: str = ""  # the latest time a pending event they counted carries
 
 
 def rows_key(repo: SkillsRepo, commit: ObjectID | None = None) -> RowsKey:
     """The digest of everything a skill's rows are computed from, except the clock: the rows
     of `commit`'s tree and history (default HEAD)."""
     store = repo.store
-    state = state_of(store)
+
+    def commits() -> tuple[ObjectID | None, ObjectID | None]:
+        return (store.head_commit() if commit is None else commit), notes_commit(store)
+
     common = Path(store.repo.commondir())
-    digest = hashlib.sha256(f"{ROWS_FORMAT} {__version__}\0".encode())
-    # The shared lock: a flush moves events from the journal into a notes commit, and the
-    # key must not see the one without the other.
-    with notes_lock(state, shared=True):
-        head = store.head_commit() if commit is None else commit
-        notes = notes_commit(store)
-        segments = journal.segment_files(state)
-        pending = (*segments, state / JOURNAL)
-        parts = [read_regular(p) for p in pending]
-    names = [p.name for p in pending]
-    for label, data in (
-        ("head", head),
-        ("notes", notes),
-        ("config", read_regular(repo.root / CONFIG_FILE)),
-        ("shallow", read_regular(common / "shallow")),
-        ("grafts", read_regular(common / "info" / "grafts")),
-        *zip(names, parts, strict=True),
-    ):
-        _add(digest, label.encode(), data)
-    return RowsKey(digest.hexdigest(), pending, head)
+    parts = key_parts(state_of(store), common, repo.root / CONFIG_FILE, commits)
+    opening = f"{ROWS_FORMAT} {__version__}"
+    head = None if parts.head is None else ObjectID(parts.head)
+    return RowsKey(digest(opening, parts.parts), parts.pending, head, parts)
 
 
 def reader_latest() -> str:
     """The newest event time a reader of the records takes now (as ledger.load does)."""
-    return format_time(utc_now() + CLOCK_SKEW)
+    return latest_at(utc_now())
 
 
 def links_of(entries: Mapping[str, tuple[ObjectID, int]]) -> tuple[str, ...]:
@@ -114,13 +96,16 @@ def links_of(entries: Mapping[str, tuple[ObjectID, int]]) -> tuple[str, ...]:
     return tuple(sorted(p for p, (_sha, mode) in entries.items() if mode == GITLINK_MODE))
 
 
-def keep(repo: SkillsRepo, key: RowsKey, latest: str, built: CachedRows) -> None:
+def keep(repo: SkillsRepo, key: RowsKey, latest: str, built: CachedRows) -> str | None:
     """Keep rows built from what `key` names, unless a pending event was left out for its
     time (after `latest`: then they depend on the clock) or the key no longer holds (a record
-    or a flush landed while they were built)."""
+    or a flush landed while they were built). The newest pending event's time when they
+    hold for `key` (kept, or not written only because the file cannot be), else None."""
     newest = newest_event(key)
     if newest <= latest and rows_key(repo, key.commit) == key:
         write_rows(repo, key, newest, built)
+        return newest
+    return None
 
 
 def newest_event(key: RowsKey) -> str:
@@ -150,7 +135,7 @@ def read_rows(repo: SkillsRepo, key: RowsKey, latest: str, now: datetime) -> Cac
             return None
         rows = rows_at(values, anchors, repo.config.curator, now)
         kept = None if texts is None else tuple(map(tuple, texts))
-        return CachedRows(rows, problems, tuple(hidden), tuple(links), kept)
+        return CachedRows(rows, problems, tuple(hidden), tuple(links), kept, doc["newest_event"])
     except (KeyError, TypeError, ValueError, IndexError, OverflowError):
         return None
 
@@ -172,12 +157,6 @@ def write_rows(repo: SkillsRepo, key: RowsKey, newest: str, cached: CachedRows) 
             "texts": None if None in texts else texts,
         },
     )
-
-
-def _add(digest: Any, label: bytes, data: bytes | None) -> None:
-    # Lengths as well as bytes: no two different sequences of parts digest alike.
-    size = b"-" if data is None else str(len(data)).encode()
-    digest.update(label + b" " + size + b"\0" + (data or b""))
 
 
 def _strings(values: object) -> bool:
