@@ -71,36 +71,20 @@ def _kept_document(
     """Every row's JSON as one text, kept for list_quick when the rows hold for their key
     (None when they cannot be kept: then the document is made as usual)."""
     from gitcurator.commands.list_quick import filled, keep_text
-    from gitcurator.lifecycle.inventory import idle_anchor
     from gitcurator.lifecycle.rules import ACTIVE, ARCHIVED
 
-    key = loaded.key
-    if key is None or key.parts is None:
+    key, texts, anchors = loaded.key, loaded.texts, loaded.anchors
+    if key is None or key.parts is None or texts is None or len(anchors) != len(texts):
         return None
-    docs, anchors, states = [], [], []
-    for row in loaded.rows:
-        doc = row.to_json()
-        anchor = idle_anchor(row)
-        if anchor is not None:
-            doc["state"] = "\0"  # judged again at each reading
-            states.append(row.state)
-        elif row.state not in (ARCHIVED, ACTIVE):
-            return None  # not a state rows_at gives a row without an anchor: nothing to keep
-        docs.append(doc)
-        anchors.append(anchor)
-    policy = repo.config.curator
+    fixed = [None if a is not None else r.state for r, a in zip(loaded.rows, anchors, strict=True)]
+    if not set(fixed) <= {None, ACTIVE, ARCHIVED}:
+        return None  # not a state rows_at gives a row without an anchor: nothing to keep
     body = keep_text(
-        seen,
-        key.parts,
-        repo.root,
-        loaded.newest,
-        docs,
-        anchors,
-        stale_from(policy),
-        notes,
-        loaded.links,
-    )
-    return None if body is None else JsonText(filled(body, states))
+        seen, key.parts, repo.root, loaded.newest, texts, fixed, anchors,
+        stale_from(repo.config.curator), notes, loaded.links,
+    )  # fmt: skip
+    states = [r.state for r, a in zip(loaded.rows, anchors, strict=True) if a is not None]
+    return JsonText(filled(body, states))
 
 
 def stale_from(policy: CuratorPolicy) -> int | None:

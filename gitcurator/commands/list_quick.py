@@ -48,9 +48,6 @@ _FORMAT = 1
 # and the store dulwich (tests/commands/test_list_quick.py holds them equal).
 CONFIG_FILE = ".gitcurator.yaml"
 NOTES_REF = "refs/notes/gitcurator"
-# What a state left open is written as while the text is made: json.dumps of "\x00". A
-# value holding it as well shows as one opening too many, and the text is not kept.
-_OPEN = '"\\u0000"'
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MICROSECOND = timedelta(microseconds=1)
 _FAILURES = (OSError, ValueError, TypeError, KeyError, IndexError, Unsure, CuratorError)
@@ -119,21 +116,21 @@ def keep_text(
     parts: KeyParts,
     root: Path,
     newest: str,
-    docs: list[dict[str, object]],
-    anchors: list[int | None],
+    texts: Sequence[tuple[str, str]],
+    fixed: Sequence[str | None],
+    anchors: Sequence[int | None],
     stale_from: int | None,
     notes: Sequence[str],
     links: Sequence[str],
-) -> str | None:
-    """Keep the rows' JSON (`docs`, each open row's state already "\\x00") for the next
-    quick_list, and return the text with each open state as a marker; None when it cannot
-    be kept as it is (an opening found in a value)."""
-    text = json.dumps(docs, ensure_ascii=False)
-    open_rows = [a for a in anchors if a is not None]
-    pieces = text.split(_OPEN)
-    if len(pieces) != len(open_rows) + 1:
-        return None
-    body = "\0".join(pieces)
+) -> str:
+    """The rows' JSON (each row's `texts` around its state) with each state that moves with
+    the clock (`fixed` None, an idle anchor) left open as a marker; kept for the next
+    quick_list when what it was read under is known."""
+    rows = (
+        head + ("\0" if state is None else f'"{state}"') + tail
+        for (head, tail), state in zip(texts, fixed, strict=True)
+    )
+    body = "[" + ", ".join(rows) + "]"
     if seen.paths is None or str(root) != seen.paths.root:
         return body
     header: dict[str, Any] = {
@@ -143,7 +140,7 @@ def keep_text(
         "stale_from": stale_from,
         "notes": list(notes),
         "links": list(links),
-        "anchors": open_rows,
+        "anchors": [a for a in anchors if a is not None],
     }
     try:
         header["body"] = _body_digest(body.encode("utf-8"))
