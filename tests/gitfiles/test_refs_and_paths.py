@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.repos import git, write_skill
+from support.repos import git
+from support.stores import make_library
 
 from gitcurator.gitfiles.refs import Unsure, head_commit, ref_commit
 from gitcurator.gitfiles.repo_paths import discover
@@ -15,11 +16,8 @@ from gitcurator.store import Store
 
 @pytest.fixture
 def lib(tmp_path: Path) -> Path:
-    root = tmp_path / "lib"
-    write_skill(root, "tools/pdf-extract")
-    git("init", "-q", cwd=root)
-    git("add", "-A", cwd=root)
-    git("commit", "-qm", "one", cwd=root)
+    """Two commits on main, a note on the second, a folder below the top."""
+    root = make_library(tmp_path / "lib")
     git("commit", "-q", "--allow-empty", "-m", "two", cwd=root)
     git("notes", "--ref=gitcurator", "add", "-m", "{}", "HEAD", cwd=root)
     return root
@@ -50,7 +48,7 @@ def test_loose_packed_detached_and_linked_read_as_the_store_reads_them(
     lib: Path, tmp_path: Path
 ) -> None:
     assert _own_view(lib) == _store_view(lib)
-    assert _own_view(lib / "tools") == _store_view(lib / "tools")
+    assert _own_view(lib / "devops") == _store_view(lib / "devops")
     git("pack-refs", "--all", cwd=lib)
     assert _own_view(lib) == _store_view(lib)
     git("checkout", "-q", "--detach", "HEAD~1", cwd=lib)
