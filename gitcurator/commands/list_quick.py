@@ -80,10 +80,10 @@ def _answer(paths: RepoPaths, seen: Seen) -> Result | None:
         return None
     header, body = kept
     config = Path(paths.root) / CONFIG_FILE
-    if any(label == "include" for label, _ in seen.extras):
+    if _includes(seen):
         return None
     parts = key_parts(state, Path(paths.common), config, lambda: _commits(paths))
-    if parts.parts[2][1] is None and os.path.lexists(config):
+    if dict(parts.parts)["config"] is None and os.path.lexists(config):
         return None  # a config file that is no file: the full run says what is wrong
     if header.get("key") != list_key(parts, seen.extras) or header.get("root") != paths.root:
         return None
@@ -131,7 +131,7 @@ def keep_text(
         for (head, tail), state in zip(texts, fixed, strict=True)
     )
     body = "[" + ", ".join(rows) + "]"
-    if seen.paths is None or str(root) != seen.paths.root:
+    if seen.paths is None or str(root) != seen.paths.root or _includes(seen):
         return body
     header: dict[str, Any] = {
         "key": list_key(parts, seen.extras),
@@ -189,6 +189,11 @@ def _extras(paths: RepoPaths) -> tuple[tuple[str, bytes | None], ...]:
     if any(data and b"include" in data.lower() for _, data in found):
         found += (("include", b""),)
     return found
+
+
+def _includes(seen: Seen) -> bool:
+    """Whether the git config includes another file (then no text is read or kept)."""
+    return any(label == "include" for label, _ in seen.extras)
 
 
 def _nested(paths: RepoPaths, state: Path, links: list[str]) -> tuple[str, ...] | None:
