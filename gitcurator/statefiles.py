@@ -51,6 +51,9 @@ HISTORY_CACHE = "history-cache.json"  # commits walked, with the paths each chan
 # Every skill's row for HEAD, the notes, the pending events and the config it was computed
 # from, its state judged again at each reading (curation/rows_cache): `list` and `status`.
 ROWS_CACHE = "rows-cache.json"
+# `list --json`'s text, each state left open, for the rows key it was made under
+# (commands/list_quick): read without dulwich, each state judged again at the reader's now.
+LIST_TEXT = "list-json.txt"
 TREE_CACHE = "tree-cache.json"  # the file listing of the last tree asked for
 # HEAD's SKILL.md files and their `name:`s, for the tree it names (telemetry.names_index)
 NAMES_INDEX = "names-index.json"
@@ -59,7 +62,7 @@ NAMES_BUILT = "names-built.json"
 ABSORBED_NAMES = "absorbed-names.json"  # absorbed name -> umbrella, for the notes commit it names
 INDEX_LINKS_CACHE = "index-links.json"  # the index's submodule links, keyed by its checksum
 # Each work-tree folder's stat data and what the nested-repository walk took from its listing
-# (store/nested_walk): a folder whose stat data did not move is not listed again.
+# (gitfiles/nested_walk): a folder whose stat data did not move is not listed again.
 NESTED_WALK = "nested-walk.json"
 # `name:SKILL.md blob` -> [description key, packed words] of the skills at HEAD: what the
 # near-duplicate guard compares a new skill with, kept so a commit does not re-read and

@@ -1,24 +1,46 @@
-"""`gitcurator list`: the skills with state, origin, pin and usage."""
+"""`gitcurator list`: the skills with state, origin, pin and usage.
+
+A plain `list --json` is answered first from the text the last full run kept
+(`commands/list_quick`: no dulwich, no PyYAML); only when that does not hold does it open the
+repository, and then it keeps the text for the next run.
+"""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from gitcurator.commands.library_notes import hidden_notes, nested_notes
-from gitcurator.commands.skill_rows import LoadedRows, load_kept_rows
-from gitcurator.library import open_repo
-from gitcurator.lifecycle.inventory import SkillRow
 from gitcurator.output import JsonText, Result
+
+if TYPE_CHECKING:
+    from gitcurator.commands.list_quick import Seen
+    from gitcurator.commands.skill_rows import LoadedRows
+    from gitcurator.config import CuratorPolicy
+    from gitcurator.library import SkillsRepo
+    from gitcurator.lifecycle.inventory import SkillRow
 
 
 def list_skills(
     start: Path, *, state: str | None, origin: str | None, now: str | None, as_json: bool = False
 ) -> Result:
     """The skills (filtered by state and origin) as JSON rows and, unless `as_json`, a table."""
+    seen = None
+    if as_json and not state and not origin and now is None:
+        from gitcurator.commands.list_quick import quick_list
+
+        quick, seen = quick_list(start)
+        if quick is not None:
+            return quick
+    from gitcurator.commands.library_notes import hidden_notes, nested_notes
+    from gitcurator.commands.skill_rows import load_kept_rows
+    from gitcurator.library import open_repo
+
     with open_repo(start) as repo:
         loaded = load_kept_rows(repo, now)
-        skills_dir = repo.config.skills_dir
+        kept = (*loaded.warnings, *hidden_notes(loaded.hidden, repo.config.skills_dir))
         nested = nested_notes(repo.store, loaded.links)
+        doc: object = None if seen is None else _kept_document(repo, loaded, seen, kept)
     shown = [
         i
         for i, r in enumerate(loaded.rows)
@@ -28,8 +50,9 @@ def list_skills(
     empty = "no skills match" if (state or origin) else "no skills yet"
     # The table of 10,000 rows costs 0.07 s that --json never shows.
     text = "" if as_json else table(rows) if rows else empty
-    notes = (*loaded.warnings, *hidden_notes(loaded.hidden, skills_dir), *nested)
-    return Result(text=text, doc=_document(loaded, shown, as_json), notes=notes)
+    if doc is None:
+        doc = _document(loaded, shown, as_json)
+    return Result(text=text, doc=doc, notes=(*kept, *nested))
 
 
 def _document(loaded: LoadedRows, shown: list[int], as_json: bool) -> object:
@@ -40,6 +63,72 @@ def _document(loaded: LoadedRows, shown: list[int], as_json: bool) -> object:
         return [loaded.rows[i].to_json() for i in shown]
     parts = (texts[i][0] + f'"{loaded.rows[i].state}"' + texts[i][1] for i in shown)
     return JsonText("[" + ", ".join(parts) + "]")
+
+
+def _kept_document(
+    repo: SkillsRepo, loaded: LoadedRows, seen: Seen, notes: tuple[str, ...]
+) -> JsonText | None:
+    """Every row's JSON as one text, kept for list_quick when the rows hold for their key
+    (None when they cannot be kept: then the document is made as usual)."""
+    from gitcurator.commands.list_quick import filled, keep_text
+    from gitcurator.lifecycle.rules import ACTIVE, ARCHIVED
+
+    key, texts, anchors = loaded.key, loaded.texts, loaded.anchors
+    if key is None or key.parts is None or texts is None or len(anchors) != len(texts):
+        return None
+    fixed = [None if a is not None else r.state for r, a in zip(loaded.rows, anchors, strict=True)]
+    if not set(fixed) <= {None, ACTIVE, ARCHIVED}:
+        return None  # not a state rows_at gives a row without an anchor: nothing to keep
+    body = keep_text(
+        seen, key.parts, repo.root, loaded.newest, texts, fixed, anchors,
+        stale_from(repo.config.curator), notes, loaded.links,
+    )  # fmt: skip
+    states = [r.state for r, a in zip(loaded.rows, anchors, strict=True) if a is not None]
+    return JsonText(filled(body, states))
+
+
+def stale_from(policy: CuratorPolicy) -> int | None:
+    """The least idle time, in microseconds, at which `inventory.rows_at` judges a row stale
+    (None: never), found by asking rows_at itself: its rule keeps one home."""
+    from gitcurator.lifecycle.inventory import SkillRow, row_values, rows_at
+    from gitcurator.lifecycle.rules import ACTIVE, STALE
+
+    probe = row_values(
+        SkillRow(
+            "p",
+            "p",
+            ACTIVE,
+            "agent",
+            False,
+            True,
+            False,
+            0,
+            0,
+            0,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+        )
+    )
+    epoch = datetime(1970, 1, 1, tzinfo=UTC)
+
+    def stale(idle: int) -> bool:
+        # At the epoch, a row anchored `idle` microseconds before it.
+        return rows_at([probe], [-idle], policy, epoch)[0].state == STALE
+
+    low, high = -(2**62), 2**62  # far beyond any two times from 1970 to 9999 apart
+    if not stale(high):
+        return None
+    if stale(low):
+        return low
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if stale(middle) else (middle, high)
+    return high
 
 
 def table(rows: list[SkillRow]) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from gitcurator.curation import rows_cache
@@ -27,6 +27,11 @@ class LoadedRows:
     links: tuple[str, ...] = ()  # HEAD's submodule links (nested repositories list warns of)
     # Each row's JSON text split around its state, when the rows cache kept them
     texts: tuple[tuple[str, str], ...] | None = None
+    # The rows key the rows hold for (read from the cache under it, or kept under it) and
+    # the newest pending event they counted; None when they were not kept
+    key: rows_cache.RowsKey | None = None
+    newest: str = ""
+    anchors: tuple[int | None, ...] = ()  # each row's idle_anchor, when kept
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -54,9 +59,13 @@ def load_kept_rows(repo: SkillsRepo, now: str | None) -> LoadedRows:
     # The rows hold only events up to the time a reader takes: one later is left out.
     latest = rows_cache.reader_latest()
     kept = rows_cache.read_rows(repo, key, latest, moment)
-    if kept is not None:
-        return LoadedRows(kept.rows, kept.problems, moment, {}, kept.hidden, kept.links, kept.texts)
-    loaded = load_rows(repo, now)
-    built = rows_cache.CachedRows(loaded.rows, loaded.problems, loaded.hidden, loaded.links)
-    rows_cache.keep(repo, key, latest, built)
-    return LoadedRows(loaded.rows, loaded.problems, moment, {}, loaded.hidden, loaded.links)
+    if kept is None:
+        loaded = load_rows(repo, now)
+        built = rows_cache.CachedRows(loaded.rows, loaded.problems, loaded.hidden, loaded.links)
+        kept = rows_cache.keep(repo, key, latest, built)
+        if kept is None:
+            return replace(loaded, now=moment, records={})
+    return LoadedRows(
+        kept.rows, kept.problems, moment, {}, kept.hidden, kept.links, kept.texts, key,
+        kept.newest, kept.anchors,
+    )  # fmt: skip

@@ -11,12 +11,13 @@ from typing import Any
 
 import yaml
 
-SKILL_FILE = "SKILL.md"
-SKILL_FILE_LOWER = "skill.md"
+# Named here too, as every caller has always imported them (explicit re-exports).
+from gitcurator.skills.folder_names import SKILL_FILE as SKILL_FILE
+from gitcurator.skills.folder_names import SKILL_FILE_LOWER as SKILL_FILE_LOWER
+from gitcurator.skills.folder_names import SKIPPED_DIRS as SKIPPED_DIRS
+from gitcurator.skills.folder_names import VENV_MARKER as VENV_MARKER
+
 ARCHIVE_DIR = ".archive"
-# Folders that never hold skills: tooling and dependency trees an agent may leave behind.
-SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "env", "site-packages"})
-VENV_MARKER = "pyvenv.cfg"  # a Python virtual environment, under any name (`.venv`)
 # Dot-folders whose SKILL.md files are not skills anyone lost: retired ones, git's storage.
 _NOT_HIDDEN = frozenset({ARCHIVE_DIR, ".git"})
 # A SKILL.md larger than this is refused unread; real ones are a few KB.

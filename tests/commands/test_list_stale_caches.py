@@ -96,6 +96,33 @@ def _reset(repo: Path) -> Listing:
     return cached
 
 
+def _packed_refs(repo: Path) -> Listing:
+    # The branch moved back by plain git, then every ref packed: HEAD's commit and the notes
+    # commit are read from packed-refs alone (no loose file left).
+    _commit(repo)
+    cached = _list(repo)
+    branch = git("symbolic-ref", "--short", "HEAD", cwd=repo).stdout.strip()
+    git("checkout", "-q", "--detach", cwd=repo)
+    git("branch", "-f", branch, "HEAD~1", cwd=repo)
+    git("checkout", "-q", branch, cwd=repo)
+    git("pack-refs", "--all", cwd=repo)
+    assert not (repo / ".git" / "refs" / "heads" / branch).exists()
+    return cached
+
+
+def _detached(repo: Path) -> Listing:
+    _commit(repo)
+    cached = _list(repo)
+    git("checkout", "-q", "--detach", "HEAD~1", cwd=repo)
+    return cached
+
+
+def _notes_packed_then_by_git(repo: Path) -> None:
+    git("pack-refs", "--all", cwd=repo)
+    _list(repo)  # kept for the notes commit read from packed-refs
+    _notes_by_git(repo)
+
+
 def _notes_by_git(repo: Path) -> None:
     record = {
         "version": 1,
@@ -132,6 +159,9 @@ CHANGES: dict[str, Callable[[Path], Listing | None]] = {
     "submodule staged": _submodule_staged,
     "record into the journal": _recorded,
     "config edited in the work tree": _config_edited,
+    "packed refs after a reset": _packed_refs,
+    "detached HEAD": _detached,
+    "notes by git after pack-refs": _notes_packed_then_by_git,
 }
 
 
@@ -142,6 +172,19 @@ def test_a_change_made_by_plain_git_is_seen_as_a_cold_run_sees_it(used: Path, ch
     warm = _list(used)
     assert warm != cached  # the change is one list shows, so a stale cache would show
     assert warm == _cold(used)
+
+
+def test_a_linked_worktree_lists_its_own_head_warm_as_cold(used: Path, tmp_path: Path) -> None:
+    _commit(used)
+    main = _list(used)
+    linked = tmp_path / "linked"
+    git("worktree", "add", "-q", "--detach", str(linked), "HEAD~1", cwd=used)
+    warm = _list(linked)  # the state folder (and its kept text) is the main clone's
+    assert warm != main
+    assert _list(linked) == warm  # from what that run kept
+    assert _list(used) == main
+    _drop(used)  # the caches, in the common dir's state folder
+    assert _list(linked) == warm
 
 
 def _garbage(path: Path, _other: Path) -> None:

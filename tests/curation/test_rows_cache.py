@@ -189,3 +189,26 @@ def test_a_dry_run_from_kept_rows_is_a_cold_dry_run(used: Path) -> None:
     assert first.returncode == warm.returncode == cold.returncode == 0, cold.stderr
     assert warm.stdout == cold.stdout == first.stdout
     assert '"pdf-extract"' in warm.stdout  # stale at 2031: the plan names it
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["pdf-extract", "docker-build"],
+        ['odd"quote', "back\\slash", 'brace}, {"name": x', "tab\tand\u2028sep", "é-ü"],
+        [],
+    ],
+)
+def test_row_texts_split_each_row_as_encoded_parts_does(names: list[str]) -> None:
+    from gitcurator.lifecycle.inventory import SkillRow, encoded_parts, row_values
+
+    rows = [
+        SkillRow(n, f"x/{n}", state, "agent", False, True, False, 1, 2, 3, None, None, None,
+                 None, "2026-01-01T00:00:00Z", None, None, {'a"}, {"name": ': 1}, 4)
+        for n in names
+        for state in ("active", "archived")
+    ]  # fmt: skip
+    assert rows_cache.row_texts(rows) == tuple(encoded_parts(r) for r in rows)
+    nul = SkillRow(*[*row_values(rows[0])][:16], "\0", {}, 0) if rows else None
+    if nul is not None:  # a value written as the states' opening: no texts, never wrong ones
+        assert rows_cache.row_texts([nul]) is None

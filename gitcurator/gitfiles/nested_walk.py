@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from gitcurator import __version__, timeutil
-from gitcurator.skills.document import SKILL_FILE, SKILL_FILE_LOWER, SKIPPED_DIRS, VENV_MARKER
+from gitcurator.skills.folder_names import SKILL_FILE, SKILL_FILE_LOWER, SKIPPED_DIRS, VENV_MARKER
 from gitcurator.statefiles import NESTED_WALK, read_cache_json, write_cache_json
 
 _FORMAT = f"1 {__version__}"  # the walk's rules (markers, skipped folders) are the version's

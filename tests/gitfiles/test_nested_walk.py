@@ -1,4 +1,4 @@
-"""The nested-repository walk through kept folder records (store/nested_walk): a folder that
+"""The nested-repository walk through kept folder records (gitfiles/nested_walk): a folder that
 changed is listed again, however the change was made, and a damaged record is never trusted."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from support.repos import git, write_skill
 
 from gitcurator import statefiles, timeutil
-from gitcurator.store import nested_walk
+from gitcurator.gitfiles import nested_walk
 
 
 @pytest.fixture
