@@ -1,5 +1,5 @@
-"""The `gitcurator` executable: `record`, `hook` and a plain `flush`, `list` or `validate` take
-a fast path, the rest goes to the CLI.
+"""The `gitcurator` executable: `record`, `hook` and a plain `flush`, `list`, `validate` or
+`sync` take a fast path, the rest goes to the CLI.
 
 Agents run `gitcurator record use NAME` on every skill load, so that command must not pay for
 click, dulwich or PyYAML. Anything this parser does not recognise (help, odd flags) falls
@@ -87,14 +87,14 @@ def main() -> None:
 
 
 # `flush` as a hook or a schedule runs it, `list --json` and `validate` as scripts and
-# editors do: plain, they need no option parsing, and click with every command module costs
-# 50-80 ms of processes that take 0.25-0.5 s.
-_PLAIN = ("flush", "list", "validate")
+# editors do, `sync` as a schedule does: plain, they need no option parsing, and click with
+# every command module costs 50-80 ms of processes that take 0.25-1 s.
+_PLAIN = ("flush", "list", "validate", "sync")
 
 
 def plain_command(args: list[str]) -> tuple[Callable[[], Result], bool] | None:
-    """The command of a plain `flush`, `list` or `validate`, alone or with `--json` (and
-    whether it is `--json`); None for anything else, which click parses."""
+    """The command of a plain `flush`, `list`, `validate` or `sync`, alone or with `--json`
+    (and whether it is `--json`); None for anything else, which click parses."""
     if not args or args[0] not in _PLAIN or args[1:] not in ([], ["--json"]):
         return None
     if "_GITCURATOR_COMPLETE" in os.environ:
@@ -113,7 +113,11 @@ def plain_command(args: list[str]) -> tuple[Callable[[], Result], bool] | None:
             as_json
         )
     if not as_json and sys.stderr.isatty() and os.environ.get("TERM") != "dumb":
-        return None  # validate draws its progress bars there: cli/progress's
+        return None  # validate and sync draw their progress there: cli/progress's
+    if args[0] == "sync":
+        from gitcurator.commands.sync import sync
+
+        return (lambda: sync(start, "origin")), as_json
     from gitcurator.commands.validate import validate
     from gitcurator.progress import NO_PROGRESS
 

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from support.repos import run_cli, run_process, write_skill
+from support.repos import git, run_cli, run_process, write_skill
 
 from gitcurator import entry
 
@@ -32,7 +32,13 @@ def test_a_plain_command_says_what_click_says(repo: Path, args: list[str]) -> No
 
 
 def test_only_the_plain_forms_skip_click() -> None:
-    for args in (["list", "--state", "stale"], ["validate", "--strict"], ["list", "-C", "."]):
+    for args in (
+        ["list", "--state", "stale"],
+        ["validate", "--strict"],
+        ["list", "-C", "."],
+        ["sync", "upstream"],
+        ["sync", "--force"],
+    ):
         assert entry.plain_command(args) is None
     assert entry.plain_command(["list", "--json"]) is not None
 
@@ -91,3 +97,32 @@ def test_end_of_input_in_a_plain_command_is_an_interrupt_as_in_the_cli(repo: Pat
 def test_shell_completion_is_left_to_click(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("_GITCURATOR_COMPLETE", "bash_source")
     assert entry.plain_command(["list"]) is None
+
+
+@pytest.mark.parametrize("args", [["sync"], ["sync", "--json"]])
+def test_a_plain_sync_says_what_click_says(tmp_path: Path, args: list[str]) -> None:
+    import shutil
+
+    from support.remotes import clone, make_remote, record
+
+    bare = make_remote(tmp_path)
+    first = clone(bare, tmp_path / "first")
+    record(first, "x", 3, "2026-11-01T00:00:00Z")
+    # Two copies of one clone with a record the remote lacks: each sync pushes it.
+    second = tmp_path / "second"
+    shutil.copytree(first, second, symlinks=True)
+    second_bare = tmp_path / "remote2.git"
+    shutil.copytree(bare, second_bare, symlinks=True)
+    git("remote", "set-url", "origin", str(second_bare), cwd=second)
+    assert entry.plain_command(args) is not None
+    fast = _fast(args, first)
+    slow = run_cli(*args, "-C", str(second))
+    assert fast[0] == slow.code == 0
+
+    # The same words; only the remote's path and the new commits' ids (their times) differ.
+    def same(text: str, remote: Path) -> str:
+        return re.sub(r"\b[0-9a-f]{12,40}\b", "ID", text.replace(str(remote), "R"))
+
+    assert same(fast[1], bare) == same(slow.out, second_bare)
+    assert fast[2] == slow.err
+    assert "1 skill record sent" in fast[1] or '"records_sent": 1' in fast[1]
