@@ -20,6 +20,7 @@ from gitcurator.errors import StoreError
 from gitcurator.store.commits import make_commit
 from gitcurator.store.objects import FILE_MODE, TREE_MODE, ObjectBatch
 from gitcurator.store.paths import text_path
+from gitcurator.store.raw_pack import BLOB, RawBatch, object_id
 from gitcurator.store.refs import move_ref, ref_value
 
 if TYPE_CHECKING:
@@ -142,7 +143,7 @@ def write_notes(
     A `notes_tip` state has its commit's tree edited where the notes change (the same tree
     as a rebuild); a state from read_notes, or one a caller assembled, is built whole.
     """
-    batch = ObjectBatch()
+    batch = RawBatch()
     tree_id = None
     if not state.complete and not keep and state.commit is not None:
         tree_id = _edited(store, state.commit, records, batch)
@@ -153,7 +154,7 @@ def write_notes(
                 raise StoreError(
                     f"{ref.decode()} moved while gitcurator was writing it; run it again"
                 )
-        batch = ObjectBatch()
+        batch = RawBatch()
         tree_id = _rebuilt(state, records, keep, batch)
     if parents is None:
         parents = [state.commit] if state.commit else []
@@ -166,7 +167,7 @@ def write_notes(
 
 
 def _edited(
-    store: Store, commit_id: ObjectID, records: dict[str, bytes], batch: ObjectBatch
+    store: Store, commit_id: ObjectID, records: dict[str, bytes], batch: RawBatch
 ) -> ObjectID | None:
     """The tree of notes commit `commit_id` with `records` set, edited in place (None when
     only a rebuild gives the canonical tree)."""
@@ -175,11 +176,12 @@ def _edited(
     commit = store.repo[commit_id]
     if not isinstance(commit, Commit):
         raise StoreError(f"{commit_id.decode()} is not a commit; it is not a notes ref")
-    notes: dict[bytes, Blob] = {}
-    keys: dict[str, Blob] = {}
+    notes: dict[bytes, tuple[bytes, bytes]] = {}
+    keys: dict[str, tuple[bytes, bytes]] = {}
     for name, doc in records.items():
-        keys[name] = key = Blob.from_string(key_text(name))
-        notes[key.id] = Blob.from_string(doc)
+        text = key_text(name)
+        keys[name] = key = (object_id(BLOB, text), text)
+        notes[key[0]] = (object_id(BLOB, doc), doc)
     return edited_tree(store, commit.tree, notes, keys, KEYS_DIR, _FANOUT_THRESHOLD, batch)
 
 
@@ -187,7 +189,7 @@ def _rebuilt(
     state: NotesState,
     records: dict[str, bytes],
     keep: dict[bytes, bytes] | None,
-    batch: ObjectBatch,
+    batch: RawBatch | ObjectBatch,
 ) -> ObjectID:
     """The whole notes tree built from `state` with `records` set (git's layout)."""
     notes = dict(state.notes)

@@ -13,24 +13,26 @@ from __future__ import annotations
 from binascii import unhexlify
 from typing import TYPE_CHECKING
 
-from dulwich.objects import Blob, ObjectID, ShaFile, Tree, parse_tree
+from dulwich.objects import ObjectID, Tree, parse_tree
 
-from gitcurator.store.objects import FILE_MODE, TREE_MODE, ObjectBatch
+from gitcurator.store.objects import FILE_MODE, TREE_MODE
+from gitcurator.store.raw_pack import BLOB, TREE, RawBatch
 
 if TYPE_CHECKING:
     from gitcurator.store.repository import Store
 
 _Items = dict[bytes, tuple[int, bytes]]  # name -> (mode, id)
+RawBlob = tuple[bytes, bytes]  # (hex id, content)
 
 
 def edited_tree(
     store: Store,
     tree_id: ObjectID,
-    notes: dict[bytes, Blob],
-    keys: dict[str, Blob],
+    notes: dict[bytes, RawBlob],
+    keys: dict[str, RawBlob],
     keys_dir: bytes,
     fanout_threshold: int,
-    batch: ObjectBatch,
+    batch: RawBatch,
 ) -> ObjectID | None:
     """The id of tree `tree_id` with `notes` (annotated hex id -> note blob) and `keys` (skill
     name -> key blob) set, its new trees and blobs added to `batch`; None when only a full
@@ -62,9 +64,9 @@ def edited_tree(
 
 
 def _set_fanned_out(
-    store: Store, root: _Items, notes: dict[bytes, Blob], batch: ObjectBatch
+    store: Store, root: _Items, notes: dict[bytes, RawBlob], batch: RawBatch
 ) -> bool:
-    by_dir: dict[bytes, dict[bytes, Blob]] = {}
+    by_dir: dict[bytes, dict[bytes, RawBlob]] = {}
     for annotated, blob in notes.items():
         by_dir.setdefault(annotated[:2], {})[annotated[2:]] = blob
     for folder, entries in sorted(by_dir.items()):
@@ -83,7 +85,7 @@ def _set_fanned_out(
 
 
 def _set_keys(
-    store: Store, root: _Items, keys: dict[str, Blob], keys_dir: bytes, batch: ObjectBatch
+    store: Store, root: _Items, keys: dict[str, RawBlob], keys_dir: bytes, batch: RawBatch
 ) -> bool:
     old = root.get(keys_dir)
     if old is not None and old[0] != TREE_MODE:
@@ -96,7 +98,7 @@ def _set_keys(
         raw = name.encode()
         if b"/" in raw or not raw:
             return False
-        if items.get(raw) != (FILE_MODE, blob.id):
+        if items.get(raw) != (FILE_MODE, blob[0]):
             _put(items, raw, FILE_MODE, blob, batch)
             changed = True
     if changed or (old is None and keys):
@@ -104,10 +106,10 @@ def _set_keys(
     return True
 
 
-def _put(items: _Items, name: bytes, mode: int, blob: Blob, batch: ObjectBatch) -> None:
-    if items.get(name) != (mode, blob.id):
-        items[name] = (mode, blob.id)
-        batch.add_object(blob)
+def _put(items: _Items, name: bytes, mode: int, blob: RawBlob, batch: RawBatch) -> None:
+    if items.get(name) != (mode, blob[0]):
+        items[name] = (mode, blob[0])
+        batch.add_raw(BLOB, blob[1], blob[0])
 
 
 def _items(store: Store, tree_id: ObjectID) -> _Items | None:
@@ -122,22 +124,15 @@ def _items(store: Store, tree_id: ObjectID) -> _Items | None:
     return {name: (mode, sha) for name, mode, sha in parse_tree(raw, length)}
 
 
-def _write(items: _Items, batch: ObjectBatch) -> ObjectID:
-    tree: ShaFile
+def _write(items: _Items, batch: RawBatch) -> ObjectID:
+    # git's order is the names' byte order, a folder's name taken as `name/`; the text is
+    # built at C speed (dulwich's Tree.add and its serializer cost ~10 µs an entry).
     if any(mode == TREE_MODE for mode, _ in items.values()):
-        tree = Tree()  # git's order puts a folder as `name/`: dulwich sorts it so
-        for name, (mode, sha) in items.items():
-            tree.add(name, mode, ObjectID(sha))
+        order = sorted(items, key=lambda n: n + b"/" if items[n][0] == TREE_MODE else n)
     else:
-        # Files only: git's order is the names' byte order, and the text is built at C speed
-        # (Tree.add and its serializer cost ~10 µs an entry).
-        raw = b"".join(
-            b"%o %s\0%s" % (items[name][0], name, unhexlify(items[name][1]))
-            for name in sorted(items)
-        )
-        tree = Tree.from_raw_string(Tree.type_num, raw)
-    batch.add_object(tree)
-    return tree.id
+        order = sorted(items)
+    raw = b"".join(b"%o %s\0%s" % (items[n][0], n, unhexlify(items[n][1])) for n in order)
+    return batch.add_raw(TREE, raw)
 
 
 def _is_hex(text: bytes) -> bool:
