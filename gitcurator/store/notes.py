@@ -24,6 +24,7 @@ from gitcurator.store.raw_pack import BLOB, RawBatch, object_id
 from gitcurator.store.refs import move_ref, ref_value
 
 if TYPE_CHECKING:
+    from gitcurator.store.notes_tree import TreeReader
     from gitcurator.store.repository import Store
 
 NOTES_REF = b"refs/notes/gitcurator"
@@ -144,9 +145,9 @@ def write_notes(
     as a rebuild); a state from read_notes, or one a caller assembled, is built whole.
     """
     batch = RawBatch()
-    tree_id = None
+    tree_id = trees = None
     if not state.complete and not keep and state.commit is not None:
-        tree_id = _edited(store, state.commit, records, batch)
+        tree_id, trees = _edited(store, state.commit, records, batch)
     if tree_id is None:
         if not state.complete:
             expected, state = state.commit, read_notes(store, ref)
@@ -163,15 +164,20 @@ def write_notes(
     batch.store_in(store)
     if not move_ref(store, ref, state.commit, commit.id):
         raise StoreError(f"{ref.decode()} moved while gitcurator was writing it; run it again")
+    if trees is not None and trees.root and ref == NOTES_REF:
+        from gitcurator.store.notes_tree_cache import keep as keep_trees
+
+        keep_trees(store, trees.folders(batch))
     return commit.id
 
 
 def _edited(
     store: Store, commit_id: ObjectID, records: dict[str, bytes], batch: RawBatch
-) -> ObjectID | None:
+) -> tuple[ObjectID | None, TreeReader]:
     """The tree of notes commit `commit_id` with `records` set, edited in place (None when
-    only a rebuild gives the canonical tree)."""
-    from gitcurator.store.notes_tree import edited_tree
+    only a rebuild gives the canonical tree), and the reader that read its folders."""
+    from gitcurator.store.notes_tree import TreeReader, edited_tree
+    from gitcurator.store.notes_tree_cache import read_kept
 
     commit = store.repo[commit_id]
     if not isinstance(commit, Commit):
@@ -182,7 +188,9 @@ def _edited(
         text = key_text(name)
         keys[name] = key = (object_id(BLOB, text), text)
         notes[key[0]] = (object_id(BLOB, doc), doc)
-    return edited_tree(store, commit.tree, notes, keys, KEYS_DIR, _FANOUT_THRESHOLD, batch)
+    trees = TreeReader(store, read_kept(store))
+    tree_id = edited_tree(trees, commit.tree, notes, keys, KEYS_DIR, _FANOUT_THRESHOLD, batch)
+    return tree_id, trees
 
 
 def _rebuilt(

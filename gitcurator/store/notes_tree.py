@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from dulwich.objects import ObjectID, Tree, parse_tree
 
+from gitcurator.store.notes_tree_cache import kept
 from gitcurator.store.objects import FILE_MODE, TREE_MODE
 from gitcurator.store.raw_pack import BLOB, TREE, RawBatch
 
@@ -25,8 +26,48 @@ _Items = dict[bytes, tuple[int, bytes]]  # name -> (mode, id)
 RawBlob = tuple[bytes, bytes]  # (hex id, content)
 
 
+class TreeReader:
+    """The trees an edit reads: a kept one (store.notes_tree_cache) when its content checks
+    against its id, else the store's; each remembered, so that the edited tree's folders can
+    be kept for the next write."""
+
+    def __init__(self, store: Store, kept: dict[bytes, bytes]) -> None:
+        self.store = store
+        self.kept = kept
+        self.read: dict[bytes, bytes] = {}
+        self.root: _Items = {}
+
+    def items(self, tree_id: ObjectID) -> _Items | None:
+        """A tree's entries by name (None: not a tree in the store)."""
+        raw = kept(self.kept, tree_id)
+        if raw is None:
+            try:
+                kind, raw = self.store.repo.object_store.get_raw(tree_id)
+            except KeyError:
+                return None
+            if kind != Tree.type_num:
+                return None
+        self.read[tree_id] = raw
+        # parse_tree in C, not Tree objects: a flush reads ~20,000 entries of keys and fan-out.
+        length = self.store.repo.object_format.oid_length
+        return {name: (mode, sha) for name, mode, sha in parse_tree(raw, length)}
+
+    def folders(self, batch: RawBatch) -> dict[bytes, bytes]:
+        """Id -> content of the folders of the edited root: written, read, or kept before
+        (and not read this time; checked when used, as every kept tree is)."""
+        found = {}
+        for mode, sha in self.root.values():
+            if sha in batch.objects:
+                raw: bytes | None = batch.objects[sha][1]
+            else:
+                raw = self.read.get(sha, self.kept.get(sha))
+            if mode == TREE_MODE and raw is not None:
+                found[sha] = raw
+        return found
+
+
 def edited_tree(
-    store: Store,
+    trees: TreeReader,
     tree_id: ObjectID,
     notes: dict[bytes, RawBlob],
     keys: dict[str, RawBlob],
@@ -37,7 +78,7 @@ def edited_tree(
     """The id of tree `tree_id` with `notes` (annotated hex id -> note blob) and `keys` (skill
     name -> key blob) set, its new trees and blobs added to `batch`; None when only a full
     rebuild gives the canonical tree."""
-    root = _items(store, tree_id)
+    root = trees.items(tree_id)
     if root is None:
         return None
     hex_dirs = {n for n, (m, _) in root.items() if _is_hex(n) and len(n) == 2 and m == TREE_MODE}
@@ -50,7 +91,7 @@ def edited_tree(
         return None
     if hex_dirs:
         # Notes are only ever added or replaced, so a fanned-out tree stays fanned out.
-        if not _set_fanned_out(store, root, notes, batch):
+        if not _set_fanned_out(trees, root, notes, batch):
             return None
     else:
         count = len(hex_files | set(notes))
@@ -58,13 +99,14 @@ def edited_tree(
             return None  # the fan-out switches: the whole tree is rebuilt once
         for annotated, blob in notes.items():
             _put(root, annotated, FILE_MODE, blob, batch)
-    if not _set_keys(store, root, keys, keys_dir, batch):
+    if not _set_keys(trees, root, keys, keys_dir, batch):
         return None
+    trees.root = root
     return _write(root, batch)
 
 
 def _set_fanned_out(
-    store: Store, root: _Items, notes: dict[bytes, RawBlob], batch: RawBatch
+    trees: TreeReader, root: _Items, notes: dict[bytes, RawBlob], batch: RawBatch
 ) -> bool:
     by_dir: dict[bytes, dict[bytes, RawBlob]] = {}
     for annotated, blob in notes.items():
@@ -73,7 +115,7 @@ def _set_fanned_out(
         old = root.get(folder)
         if old is not None and old[0] != TREE_MODE:
             return False
-        items = _items(store, ObjectID(old[1])) if old is not None else {}
+        items = trees.items(ObjectID(old[1])) if old is not None else {}
         if items is None or any(len(n) != 38 or m != FILE_MODE for n, (m, _) in items.items()):
             return False  # a deeper fan-out, or an entry of another kind: rebuild
         if items and not _is_hex(b"".join(items)):
@@ -85,12 +127,12 @@ def _set_fanned_out(
 
 
 def _set_keys(
-    store: Store, root: _Items, keys: dict[str, RawBlob], keys_dir: bytes, batch: RawBatch
+    trees: TreeReader, root: _Items, keys: dict[str, RawBlob], keys_dir: bytes, batch: RawBatch
 ) -> bool:
     old = root.get(keys_dir)
     if old is not None and old[0] != TREE_MODE:
         return False
-    items = _items(store, ObjectID(old[1])) if old is not None else {}
+    items = trees.items(ObjectID(old[1])) if old is not None else {}
     if items is None or any(m != FILE_MODE for m, _ in items.values()):
         return False
     changed = False
@@ -110,18 +152,6 @@ def _put(items: _Items, name: bytes, mode: int, blob: RawBlob, batch: RawBatch) 
     if items.get(name) != (mode, blob[0]):
         items[name] = (mode, blob[0])
         batch.add_raw(BLOB, blob[1], blob[0])
-
-
-def _items(store: Store, tree_id: ObjectID) -> _Items | None:
-    try:
-        kind, raw = store.repo.object_store.get_raw(tree_id)
-    except KeyError:
-        return None
-    if kind != Tree.type_num:
-        return None
-    # parse_tree in C, not Tree objects: a flush reads ~20,000 entries of keys and fan-out.
-    length = store.repo.object_format.oid_length
-    return {name: (mode, sha) for name, mode, sha in parse_tree(raw, length)}
 
 
 def _write(items: _Items, batch: RawBatch) -> ObjectID:
