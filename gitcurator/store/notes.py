@@ -57,6 +57,15 @@ class NotesState:
     complete: bool = True
 
 
+@dataclass(frozen=True, slots=True)
+class StoredEntries:
+    """Notes and keys to set to objects already stored: annotated id -> note blob id, skill
+    name -> key blob id."""
+
+    notes: dict[str, ObjectID] = field(default_factory=dict)
+    keys: dict[str, ObjectID] = field(default_factory=dict)
+
+
 def notes_tip(store: Store, ref: bytes = NOTES_REF) -> NotesState:
     """The notes ref's commit alone, for write_notes to edit that commit's tree where the new
     notes go instead of rebuilding all of it (read_notes walks every fan-out folder)."""
@@ -134,6 +143,7 @@ def write_notes(
     ref: bytes = NOTES_REF,
     keep: dict[bytes, bytes] | None = None,
     parents: list[ObjectID] | None = None,
+    stored: StoredEntries | None = None,
 ) -> ObjectID:
     """Replace the notes of the skills in `records` (name -> JSON) in one notes commit.
 
@@ -141,13 +151,16 @@ def write_notes(
     raise StoreError instead of being overwritten. `keep` adds non-note entries (path -> id of
     an existing blob), for records that must be preserved beside their replacement. `parents`
     (default: `state.commit`) lets `sync` write a merge of the local and a remote history.
-    A `notes_tip` state has its commit's tree edited where the notes change (the same tree
-    as a rebuild); a state from read_notes, or one a caller assembled, is built whole.
+    `stored` sets notes and keys to objects already in the store (a sync's merge: the
+    remote's versions), before `records`. A `notes_tip` state has its commit's tree edited
+    where the notes change (the same tree as a rebuild); a state from read_notes, or one a
+    caller assembled, is built whole.
     """
+    stored = stored or StoredEntries()
     batch = RawBatch()
     tree_id = trees = None
     if not state.complete and not keep and state.commit is not None:
-        tree_id, trees = _edited(store, state.commit, records, batch)
+        tree_id, trees = _edited(store, state.commit, records, stored, batch)
     if tree_id is None:
         if not state.complete:
             expected, state = state.commit, read_notes(store, ref)
@@ -156,7 +169,7 @@ def write_notes(
                     f"{ref.decode()} moved while gitcurator was writing it; run it again"
                 )
         batch = RawBatch()
-        tree_id = _rebuilt(state, records, keep, batch)
+        tree_id = _rebuilt(state, records, keep, batch, stored)
     if parents is None:
         parents = [state.commit] if state.commit else []
     commit = make_commit(store, tree_id, parents, message)
@@ -172,7 +185,11 @@ def write_notes(
 
 
 def _edited(
-    store: Store, commit_id: ObjectID, records: dict[str, bytes], batch: RawBatch
+    store: Store,
+    commit_id: ObjectID,
+    records: dict[str, bytes],
+    stored: StoredEntries,
+    batch: RawBatch,
 ) -> tuple[ObjectID | None, TreeReader]:
     """The tree of notes commit `commit_id` with `records` set, edited in place (None when
     only a rebuild gives the canonical tree), and the reader that read its folders."""
@@ -182,8 +199,10 @@ def _edited(
     commit = store.repo[commit_id]
     if not isinstance(commit, Commit):
         raise StoreError(f"{commit_id.decode()} is not a commit; it is not a notes ref")
-    notes: dict[bytes, tuple[bytes, bytes]] = {}
-    keys: dict[str, tuple[bytes, bytes]] = {}
+    notes: dict[bytes, tuple[bytes, bytes | None]] = {
+        a.encode(): (blob, None) for a, blob in stored.notes.items()
+    }
+    keys: dict[str, tuple[bytes, bytes | None]] = {n: (k, None) for n, k in stored.keys.items()}
     for name, doc in records.items():
         text = key_text(name)
         keys[name] = key = (object_id(BLOB, text), text)
@@ -198,10 +217,15 @@ def _rebuilt(
     records: dict[str, bytes],
     keep: dict[bytes, bytes] | None,
     batch: RawBatch | ObjectBatch,
+    stored: StoredEntries | None = None,
 ) -> ObjectID:
-    """The whole notes tree built from `state` with `records` set (git's layout)."""
+    """The whole notes tree built from `state` with `stored` and `records` set (git's
+    layout)."""
     notes = dict(state.notes)
     keys = dict(state.keys)
+    if stored is not None:
+        notes.update(stored.notes)
+        keys.update(stored.keys)
     for name, doc in records.items():
         key = Blob.from_string(key_text(name))
         batch.add_object(key)

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from gitcurator.store.repository import Store
 
 _Items = dict[bytes, tuple[int, bytes]]  # name -> (mode, id)
-RawBlob = tuple[bytes, bytes]  # (hex id, content)
+RawBlob = tuple[bytes, bytes | None]  # (hex id, content; None: already stored)
 
 
 class TreeReader:
@@ -151,7 +151,8 @@ def _set_keys(
 def _put(items: _Items, name: bytes, mode: int, blob: RawBlob, batch: RawBatch) -> None:
     if items.get(name) != (mode, blob[0]):
         items[name] = (mode, blob[0])
-        batch.add_raw(BLOB, blob[1], blob[0])
+        if blob[1] is not None:
+            batch.add_raw(BLOB, blob[1], blob[0])
 
 
 def _write(items: _Items, batch: RawBatch) -> ObjectID:
