@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from dulwich.objects import ObjectID, Tree, parse_tree
 
+from gitcurator.store.fanout_splice import RawBlob, spliced
 from gitcurator.store.notes_tree_cache import kept
 from gitcurator.store.objects import FILE_MODE, TREE_MODE
 from gitcurator.store.raw_pack import BLOB, TREE, RawBatch
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
     from gitcurator.store.repository import Store
 
 _Items = dict[bytes, tuple[int, bytes]]  # name -> (mode, id)
-RawBlob = tuple[bytes, bytes | None]  # (hex id, content; None: already stored)
 
 
 class TreeReader:
@@ -37,8 +37,8 @@ class TreeReader:
         self.read: dict[bytes, bytes] = {}
         self.root: _Items = {}
 
-    def items(self, tree_id: ObjectID) -> _Items | None:
-        """A tree's entries by name (None: not a tree in the store)."""
+    def raw(self, tree_id: ObjectID) -> bytes | None:
+        """A tree's content (None: not a tree in the store)."""
         raw = kept(self.kept, tree_id)
         if raw is None:
             try:
@@ -48,6 +48,13 @@ class TreeReader:
             if kind != Tree.type_num:
                 return None
         self.read[tree_id] = raw
+        return raw
+
+    def items(self, tree_id: ObjectID) -> _Items | None:
+        """A tree's entries by name (None: not a tree in the store)."""
+        raw = self.raw(tree_id)
+        if raw is None:
+            return None
         # parse_tree in C, not Tree objects: a flush reads ~20,000 entries of keys and fan-out.
         length = self.store.repo.object_format.oid_length
         return {name: (mode, sha) for name, mode, sha in parse_tree(raw, length)}
@@ -115,6 +122,14 @@ def _set_fanned_out(
         old = root.get(folder)
         if old is not None and old[0] != TREE_MODE:
             return False
+        raw = trees.raw(ObjectID(old[1])) if old is not None else None
+        edit = spliced(raw, entries) if raw is not None else None
+        if edit is not None:
+            for sha, content in edit[1]:
+                if content is not None:
+                    batch.add_raw(BLOB, content, sha)
+            root[folder] = (TREE_MODE, batch.add_raw(TREE, edit[0]))
+            continue
         items = trees.items(ObjectID(old[1])) if old is not None else {}
         if items is None or any(len(n) != 38 or m != FILE_MODE for n, (m, _) in items.items()):
             return False  # a deeper fan-out, or an entry of another kind: rebuild
