@@ -10,6 +10,7 @@ caller rebuilds the whole tree.
 
 from __future__ import annotations
 
+import re
 from binascii import unhexlify
 from typing import TYPE_CHECKING
 
@@ -147,6 +148,10 @@ def _set_keys(
     old = root.get(keys_dir)
     if old is not None and old[0] != TREE_MODE:
         return False
+    if any(b"/" in n.encode() or not n for n in keys):
+        return False
+    if old is not None and _has_keys(trees.raw(ObjectID(old[1])), keys):
+        return True  # every key already there (a flush into existing records): unchanged
     items = trees.items(ObjectID(old[1])) if old is not None else {}
     if items is None or any(m != FILE_MODE for m, _ in items.values()):
         return False
@@ -161,6 +166,25 @@ def _set_keys(
     if changed or (old is None and keys):
         root[keys_dir] = (TREE_MODE, _write(items, batch))
     return True
+
+
+# A keys folder's entries (files only): read as a set of whole entries, not parsed (10,000
+# keys: ~4 ms instead of ~10), when they tile the folder's bytes exactly as git reads them.
+_KEY_ENTRY = re.compile(rb"100644 [^\x00]*\x00.{20}", re.DOTALL)
+
+
+def _has_keys(raw: bytes | None, keys: dict[str, RawBlob]) -> bool:
+    """Whether folder `raw` holds every key of `keys` as a file with that blob id."""
+    if raw is None:
+        return False
+    entries = _KEY_ENTRY.findall(raw)
+    if sum(map(len, entries)) != len(raw):
+        return False  # another kind of entry somewhere: the parsed edit decides
+    present = set(entries)
+    return all(
+        b"100644 " + n.encode() + b"\x00" + unhexlify(blob[0]) in present
+        for n, blob in keys.items()
+    )
 
 
 def _put(items: _Items, name: bytes, mode: int, blob: RawBlob, batch: RawBatch) -> None:
