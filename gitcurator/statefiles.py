@@ -86,6 +86,9 @@ VALIDATE_RESULTS = "validate-results.json"
 # the last whole-library result and a stat fingerprint of the work tree it holds for
 # (commands/validate_quick): an unchanged library's answer without reading the two above
 VALIDATE_QUICK = "validate-quick.json"
+# The notes tree's folders the last notes write left, as raw trees by id, each checked against
+# its id before use (store/notes_tree_cache): the next flush edits them without reading them.
+NOTES_TREES_CACHE = "notes-trees.bin"
 
 _read_only = False
 
@@ -170,8 +173,9 @@ def unusable(path: Path | str, exc: OSError | None, *, folder: bool = False) -> 
     )
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Replace `path` with `text` so readers see the old or the new file, never a half.
+def write_atomic(path: Path, text: str | bytes) -> None:
+    """Replace `path` with `text` (str as UTF-8) so readers see the old or the new file, never
+    a half.
 
     Neither the temporary file nor `path` is followed if it is a symlink: the link itself is
     replaced by the new file.
@@ -182,7 +186,7 @@ def write_atomic(path: Path, text: str) -> None:
     if path.is_dir() and not path.is_symlink():
         raise unusable(path, None)
     tmp = temporary_path(path)
-    data = text.encode("utf-8")
+    data = text.encode("utf-8") if isinstance(text, str) else text
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _SAFE, 0o644)
     except FileExistsError as exc:  # something planted at the temporary name
@@ -201,7 +205,7 @@ def write_atomic(path: Path, text: str) -> None:
         raise
 
 
-def write_cache(path: Path, text: str) -> None:
+def write_cache(path: Path, text: str | bytes) -> None:
     """write_atomic for a cache: one that cannot be written (a read-only or missing state
     folder, a full disk) is skipped, so reading commands still work; it is rebuilt later."""
     with contextlib.suppress(StateFileError, OSError):

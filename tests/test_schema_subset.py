@@ -167,3 +167,13 @@ def test_a_huge_count_in_a_record_is_judged_not_crashed() -> None:
     record = copy.deepcopy(RECORD)
     record["hosts"]["vm-1"]["use_count"] = 10**400
     assert schemas.problems(record, "usage-record") == []
+
+
+def test_names_and_values_in_a_schema_are_data_not_code() -> None:
+    # The check is generated Python: a property name or constant must never become its text.
+    odd = 'x"): return True\n#'
+    schema = {"properties": {odd: {"const": odd}}, "required": [odd], "additionalProperties": False}
+    check = compile_schema(schema)
+    assert check is not None
+    assert check({odd: odd})
+    assert not check({odd: "y"}) and not check({}) and not check({odd: odd, "x": 1})

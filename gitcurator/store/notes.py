@@ -20,9 +20,11 @@ from gitcurator.errors import StoreError
 from gitcurator.store.commits import make_commit
 from gitcurator.store.objects import FILE_MODE, TREE_MODE, ObjectBatch
 from gitcurator.store.paths import text_path
+from gitcurator.store.raw_pack import BLOB, RawBatch, object_id
 from gitcurator.store.refs import move_ref, ref_value
 
 if TYPE_CHECKING:
+    from gitcurator.store.notes_tree import TreeReader
     from gitcurator.store.repository import Store
 
 NOTES_REF = b"refs/notes/gitcurator"
@@ -53,6 +55,15 @@ class NotesState:
     # False for `notes_tip`: only `commit` is known, and write_notes edits its tree in place
     # (the fields above are then empty, not "no notes").
     complete: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEntries:
+    """Notes and keys to set to objects already stored: annotated id -> note blob id, skill
+    name -> key blob id."""
+
+    notes: dict[str, ObjectID] = field(default_factory=dict)
+    keys: dict[str, ObjectID] = field(default_factory=dict)
 
 
 def notes_tip(store: Store, ref: bytes = NOTES_REF) -> NotesState:
@@ -132,6 +143,7 @@ def write_notes(
     ref: bytes = NOTES_REF,
     keep: dict[bytes, bytes] | None = None,
     parents: list[ObjectID] | None = None,
+    stored: StoredEntries | None = None,
 ) -> ObjectID:
     """Replace the notes of the skills in `records` (name -> JSON) in one notes commit.
 
@@ -139,13 +151,16 @@ def write_notes(
     raise StoreError instead of being overwritten. `keep` adds non-note entries (path -> id of
     an existing blob), for records that must be preserved beside their replacement. `parents`
     (default: `state.commit`) lets `sync` write a merge of the local and a remote history.
-    A `notes_tip` state has its commit's tree edited where the notes change (the same tree
-    as a rebuild); a state from read_notes, or one a caller assembled, is built whole.
+    `stored` sets notes and keys to objects already in the store (a sync's merge: the
+    remote's versions), before `records`. A `notes_tip` state has its commit's tree edited
+    where the notes change (the same tree as a rebuild); a state from read_notes, or one a
+    caller assembled, is built whole.
     """
-    batch = ObjectBatch()
-    tree_id = None
+    stored = stored or StoredEntries()
+    batch = RawBatch()
+    tree_id = trees = None
     if not state.complete and not keep and state.commit is not None:
-        tree_id = _edited(store, state.commit, records, batch)
+        tree_id, trees = _edited(store, state.commit, records, stored, batch)
     if tree_id is None:
         if not state.complete:
             expected, state = state.commit, read_notes(store, ref)
@@ -153,8 +168,8 @@ def write_notes(
                 raise StoreError(
                     f"{ref.decode()} moved while gitcurator was writing it; run it again"
                 )
-        batch = ObjectBatch()
-        tree_id = _rebuilt(state, records, keep, batch)
+        batch = RawBatch()
+        tree_id = _rebuilt(state, records, keep, batch, stored)
     if parents is None:
         parents = [state.commit] if state.commit else []
     commit = make_commit(store, tree_id, parents, message)
@@ -162,36 +177,55 @@ def write_notes(
     batch.store_in(store)
     if not move_ref(store, ref, state.commit, commit.id):
         raise StoreError(f"{ref.decode()} moved while gitcurator was writing it; run it again")
+    if trees is not None and trees.root and ref == NOTES_REF:
+        from gitcurator.store.notes_tree_cache import keep as keep_trees
+
+        keep_trees(store, trees.folders(batch))
     return commit.id
 
 
 def _edited(
-    store: Store, commit_id: ObjectID, records: dict[str, bytes], batch: ObjectBatch
-) -> ObjectID | None:
+    store: Store,
+    commit_id: ObjectID,
+    records: dict[str, bytes],
+    stored: StoredEntries,
+    batch: RawBatch,
+) -> tuple[ObjectID | None, TreeReader]:
     """The tree of notes commit `commit_id` with `records` set, edited in place (None when
-    only a rebuild gives the canonical tree)."""
-    from gitcurator.store.notes_tree import edited_tree
+    only a rebuild gives the canonical tree), and the reader that read its folders."""
+    from gitcurator.store.notes_tree import TreeReader, edited_tree
+    from gitcurator.store.notes_tree_cache import read_kept
 
     commit = store.repo[commit_id]
     if not isinstance(commit, Commit):
         raise StoreError(f"{commit_id.decode()} is not a commit; it is not a notes ref")
-    notes: dict[bytes, Blob] = {}
-    keys: dict[str, Blob] = {}
+    notes: dict[bytes, tuple[bytes, bytes | None]] = {
+        a.encode(): (blob, None) for a, blob in stored.notes.items()
+    }
+    keys: dict[str, tuple[bytes, bytes | None]] = {n: (k, None) for n, k in stored.keys.items()}
     for name, doc in records.items():
-        keys[name] = key = Blob.from_string(key_text(name))
-        notes[key.id] = Blob.from_string(doc)
-    return edited_tree(store, commit.tree, notes, keys, KEYS_DIR, _FANOUT_THRESHOLD, batch)
+        text = key_text(name)
+        keys[name] = key = (object_id(BLOB, text), text)
+        notes[key[0]] = (object_id(BLOB, doc), doc)
+    trees = TreeReader(store, read_kept(store))
+    tree_id = edited_tree(trees, commit.tree, notes, keys, KEYS_DIR, _FANOUT_THRESHOLD, batch)
+    return tree_id, trees
 
 
 def _rebuilt(
     state: NotesState,
     records: dict[str, bytes],
     keep: dict[bytes, bytes] | None,
-    batch: ObjectBatch,
+    batch: RawBatch | ObjectBatch,
+    stored: StoredEntries | None = None,
 ) -> ObjectID:
-    """The whole notes tree built from `state` with `records` set (git's layout)."""
+    """The whole notes tree built from `state` with `stored` and `records` set (git's
+    layout)."""
     notes = dict(state.notes)
     keys = dict(state.keys)
+    if stored is not None:
+        notes.update(stored.notes)
+        keys.update(stored.keys)
     for name, doc in records.items():
         key = Blob.from_string(key_text(name))
         batch.add_object(key)

@@ -18,6 +18,7 @@ from gitcurator.store.graph import is_ancestor
 from gitcurator.store.notes import (
     NOTES_REF,
     NotesState,
+    StoredEntries,
     is_hex_id,
     read_blobs,
     read_notes,
@@ -89,11 +90,15 @@ def _merge_locked(store: Store, remote: Remote, remote_tip: ObjectID | None) -> 
         return NotesStep(
             remote_tip, MergedNotes({}, {}, {}, warnings=warnings), updated_here=len(changed)
         )
-    local_state = read_notes(store) if local_tip is not None else NotesState(None)
-    local_side = _side(local_state)
     # Only what differs from ours is read of theirs (one tree diff, not a walk of every
     # fan-out folder): merge_notes skips every entry the two sides hold alike anyway.
     differs = notes_diff(store, local_tip, remote_tip)
+    if local_tip is not None and differs is not None and not differs.others:
+        edited = _merge_by_edit(store, remote, local_tip, remote_tip, differs)
+        if edited is not None:
+            return edited
+    local_state = read_notes(store) if local_tip is not None else NotesState(None)
+    local_side = _side(local_state)
     if differs is None:
         remote_state = read_notes(store, remote.side_ref)
         if remote_state.commit != remote_tip:
@@ -118,10 +123,7 @@ def _merge_locked(store: Store, remote: Remote, remote_tip: ObjectID | None) -> 
     # Diverged histories: one merge commit, local tip first (its first-parent line keeps the
     # Folded-Segment trailers a crashed flush is recognised by).
     parents = [local_tip, remote_tip]
-    message = (
-        f"gitcurator: sync with {remote.shown}\n\n"
-        f"{updated} skill notes updated from the remote, {to_send} sent to it.\n"
-    )
+    message = _merge_message(remote, updated, to_send)
     state = NotesState(
         local_tip,
         {a: ObjectID(b.encode()) for a, b in merged.notes.items()},
@@ -137,6 +139,50 @@ def _merge_locked(store: Store, remote: Remote, remote_tip: ObjectID | None) -> 
     )
     ledger.forget_names(store)
     return NotesStep(commit, merged, commit, updated, to_send)
+
+
+def _merge_by_edit(
+    store: Store, remote: Remote, local_tip: ObjectID, remote_tip: ObjectID, differs: NotesDiff
+) -> NotesStep | None:
+    """The merge written as an edit of the local notes tree: ours is read only where the two
+    sides differ (and our keys folder), not walked whole (0.3-0.8 s at 10,000 notes), and
+    only the folders holding what changed are rewritten. None when the merge keeps a version
+    aside under unreadable/: the whole-tree path writes that."""
+    local_keys = {n: k.decode() for n, k in notes_keys(store, local_tip).items()}
+    ours = {a: was.decode() for a, (was, _) in differs.notes.items() if was is not None}
+    local_side = NotesSide(ours, local_keys)
+    remote_side = _differing_side(differs)
+    needed = blobs_needed(local_side, remote_side)
+    blobs = read_blobs(store, [ObjectID(b.encode()) for b in sorted(needed)])
+    merged = merge_notes(
+        local_side, remote_side, {k.decode(): v for k, v in blobs.items()}, ledger.encode_record
+    )
+    if merged.others:
+        return None
+    theirs = remote_side.notes
+    updated = sum(1 for a in differs.notes if merged.notes.get(a) != ours.get(a))
+    to_send = sum(1 for a in differs.notes if merged.notes.get(a) not in (None, theirs.get(a)))
+    stored = StoredEntries(
+        {a: ObjectID(b.encode()) for a, b in merged.notes.items() if ours.get(a) != b},
+        {n: ObjectID(k.encode()) for n, k in merged.keys.items() if local_keys.get(n) != k},
+    )
+    commit = write_notes(
+        store,
+        NotesState(local_tip, complete=False),  # its tree edited, the ref swapped from it
+        merged.written,
+        _merge_message(remote, updated, to_send),
+        parents=[local_tip, remote_tip],
+        stored=stored,
+    )
+    ledger.forget_names(store)
+    return NotesStep(commit, merged, commit, updated, to_send)
+
+
+def _merge_message(remote: Remote, updated: int, to_send: int) -> str:
+    return (
+        f"gitcurator: sync with {remote.shown}\n\n"
+        f"{updated} skill notes updated from the remote, {to_send} sent to it.\n"
+    )
 
 
 def _notes_changed(store: Store, old: ObjectID | None, new: ObjectID) -> dict[str, ObjectID]:

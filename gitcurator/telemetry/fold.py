@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from gitcurator.telemetry import sources
 from gitcurator.telemetry.events import WANTED
-from gitcurator.telemetry.records import HostCounters, Stamped, UsageRecord, Wanted
+from gitcurator.telemetry.records import HostCounters, Stamped, UsageRecord, Wanted, with_hosts
 from gitcurator.timeutil import latest
 
 if TYPE_CHECKING:  # the type only: this module stays pure (the journal does I/O)
@@ -140,7 +140,7 @@ class _Pending:
                 _add_sources(old.sources, delta.by_source),
                 _add_wanted(old.wanted, delta, record.archived_at),
             )
-        return replace(record, hosts=hosts)
+        return with_hosts(record, hosts)
 
 
 def _add_wanted(old: Wanted | None, delta: _HostDelta, archived_at: str | None) -> Wanted | None:

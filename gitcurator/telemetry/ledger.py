@@ -7,6 +7,7 @@ import posixpath
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from gitcurator.audit import trailers
 from gitcurator.errors import CuratorError
@@ -222,7 +223,9 @@ def _update_locked(
     if touched:
         lines = [subject, "", f"{len(touched)} skill records updated, {events} events folded.", ""]
         lines += [trailers.trailer(trailers.FOLDED_SEGMENT, s.stem) for s in segments]
-        docs = {n: _encode(records[n]) for n in sorted(touched)}
+        # Each record's document is made once: for its note and for the records cache.
+        encoded = {n: _encoded(records[n]) for n in sorted(touched)}
+        docs = {n: note for n, (_doc, note) in encoded.items()}
         # A record we could not read is kept beside the new one, never silently replaced.
         kept = {}
         for name in sorted(touched & loaded.unreadable.keys()):
@@ -242,8 +245,9 @@ def _update_locked(
         unreadable_left = {k: v for k, v in loaded.unreadable.items() if k not in touched}
         written = {n: records[n] for n in touched}
         if subset is not None:
+            texts = {n: records_subset.doc_text(doc) for n, (doc, _note) in encoded.items()}
             records_subset.write_moved(
-                cache_path, subset, commit, written, problems_left, unreadable_left
+                cache_path, subset, commit, written, problems_left, unreadable_left, texts
             )
             names_index.move_absorbed(store, before, commit, written)
         else:
@@ -323,11 +327,16 @@ def encode_record(record: UsageRecord) -> bytes:
 
 
 def _encode(record: UsageRecord) -> bytes:
+    return _encoded(record)[1]
+
+
+def _encoded(record: UsageRecord) -> tuple[dict[str, Any], bytes]:
+    """A record's document and its note's JSON, schema-checked."""
     doc = to_doc(record)
     problems = check_doc(doc, record.skill)
     if problems:
         raise CuratorError(f"refusing to write an invalid record for {record.skill}: {problems[0]}")
-    return (indented(doc) + "\n").encode()
+    return doc, (indented(doc) + "\n").encode()
 
 
 def _already_folded(store: Store, commit: ObjectID | None) -> set[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from gitcurator import schemas
@@ -118,6 +118,16 @@ class UsageRecord:
     @property
     def last_viewed_at(self) -> str | None:
         return latest(*(h.last_viewed_at for h in self.hosts.values()))
+
+
+_RECORD_FIELDS = tuple(f.name for f in fields(UsageRecord))
+
+
+def with_hosts(record: UsageRecord, hosts: Mapping[str, HostCounters]) -> UsageRecord:
+    """`replace(record, hosts=hosts)`, at half its cost (a flush makes one per record)."""
+    values = {name: getattr(record, name) for name in _RECORD_FIELDS}
+    values["hosts"] = hosts
+    return UsageRecord(**values)
 
 
 def apply_event(record: UsageRecord, kind: str, at: str, host: str, count: int = 1) -> UsageRecord:

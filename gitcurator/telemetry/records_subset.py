@@ -38,7 +38,12 @@ class Subset:
 
 def cache_text(record: UsageRecord) -> str:
     """A record as the cache keeps it: its document's compact JSON (ASCII, as the cache is)."""
-    return json.dumps(to_doc(record), separators=(",", ":"))
+    return doc_text(to_doc(record))
+
+
+def doc_text(doc: dict[str, Any]) -> str:
+    """A record's document (records.to_doc) as the cache keeps it."""
+    return json.dumps(doc, separators=(",", ":"))
 
 
 def from_cache_text(text: object) -> UsageRecord:
@@ -77,11 +82,14 @@ def write_moved(
     changed: dict[str, UsageRecord],
     problems: list[str],
     unreadable: dict[str, str],
+    texts: dict[str, str] | None = None,
 ) -> None:
     """Cache the records of notes commit `notes`: those of `subset`'s commit with `changed`
-    replaced (what the flush wrote), and the problems and unreadable notes left."""
+    replaced (what the flush wrote; `texts`: their cache texts where already made), and the
+    problems and unreadable notes left."""
     records = subset.document["records"]
-    records.update({n: cache_text(r) for n, r in changed.items()})
+    texts = texts or {}
+    records.update({n: texts.get(n) or cache_text(r) for n, r in changed.items()})
     write_cache_json(
         path, {"notes": notes, "records": records, "problems": problems, "unreadable": unreadable}
     )

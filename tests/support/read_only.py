@@ -14,8 +14,9 @@ def refuse_opening_in(monkeypatch: pytest.MonkeyPatch, folder: Path, below: bool
     with EACCES."""
     real_open = os.open
 
-    def refusing(path: str | os.PathLike[str], *args: object, **kwargs: object) -> int:
-        if Path(path).parent == folder or (below and Path(path).is_relative_to(folder)):
+    def refusing(path: str | bytes | os.PathLike[str], *args: object, **kwargs: object) -> int:
+        opened = Path(os.fsdecode(path))  # dulwich opens its lock files by bytes paths
+        if opened.parent == folder or (below and opened.is_relative_to(folder)):
             raise PermissionError(13, "Permission denied", str(path))
         return real_open(path, *args, **kwargs)  # type: ignore[arg-type]
 
