@@ -17,16 +17,19 @@ import binascii
 import hashlib
 import os
 import struct
-import tempfile
 import zlib
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 from dulwich.objects import ObjectID, ShaFile
-from dulwich.pack import write_pack_index
 
-from gitcurator.errors import StoreError
-from gitcurator.store.pack_writer import LOOSE_BELOW, write_pack
-from gitcurator.store.pack_writer import _object_header as _header
+from gitcurator.store.pack_writer import (
+    LOOSE_BELOW,
+    PackWritten,
+    install_pack,
+    object_header,
+    unwritable,
+    write_pack,
+)
 from gitcurator.store.stale_locks import clears_stale_object_locks
 
 if TYPE_CHECKING:
@@ -82,48 +85,28 @@ class RawBatch:
         try:
             _write_pack(pack_dir, self.objects)
         except OSError as exc:
-            raise StoreError(
-                f"cannot write new objects into {pack_dir}: {exc.strerror or exc}; make that "
-                "folder writable (or free some space) and run this again"
-            ) from None
+            raise unwritable(pack_dir, exc) from None
         store.repo.object_store.packs  # noqa: B018  (reading it makes dulwich see the new pack)
 
 
 def _write_pack(pack_dir: str, objects: dict[bytes, tuple[int, bytes]]) -> None:
-    """Pack and index into `pack_dir`: temporary files, synced, the index renamed last."""
-    os.makedirs(pack_dir, exist_ok=True)
-    fd, tmp_pack = tempfile.mkstemp(dir=pack_dir, prefix="tmp_pack_")
-    tmp_idx = None
-    try:
-        entries: list[tuple[bytes, int, int]] = []
-        parts = [b"PACK" + struct.pack(">II", 2, len(objects))]
-        offset = len(parts[0])
-        for sha, (type_num, raw) in objects.items():
-            record = _header(type_num, len(raw)) + _deflated(raw)
-            entries.append((binascii.unhexlify(sha), offset, zlib.crc32(record)))
-            parts.append(record)
-            offset += len(record)
-        data = b"".join(parts)
-        checksum = hashlib.sha1(data).digest()
-        with os.fdopen(fd, "wb") as f:
-            f.write(data + checksum)
-            f.flush()
-            os.fsync(f.fileno())
-        name = os.path.join(pack_dir, "pack-" + checksum.hex())
-        fd_idx, tmp_idx = tempfile.mkstemp(dir=pack_dir, prefix="tmp_idx_")
-        with os.fdopen(fd_idx, "wb") as f:
-            write_pack_index(f, sorted(entries), checksum, version=2)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp_pack, 0o444)
-        os.chmod(tmp_idx, 0o444)
-        os.replace(tmp_pack, name + ".pack")
-        os.replace(tmp_idx, name + ".idx")
-    except BaseException:
-        for path in (tmp_pack, tmp_idx):
-            if path is not None and os.path.lexists(path):
-                os.unlink(path)
-        raise
+    install_pack(pack_dir, lambda f: _write_data(f, objects))
+
+
+def _write_data(f: IO[bytes], objects: dict[bytes, tuple[int, bytes]]) -> PackWritten:
+    """The pack's bytes into `f`, in one write; its index entries and checksum."""
+    entries: list[tuple[bytes, int, int]] = []
+    parts = [b"PACK" + struct.pack(">II", 2, len(objects))]
+    offset = len(parts[0])
+    for sha, (type_num, raw) in objects.items():
+        record = object_header(type_num, len(raw)) + _deflated(raw)
+        entries.append((binascii.unhexlify(sha), offset, zlib.crc32(record)))
+        parts.append(record)
+        offset += len(record)
+    data = b"".join(parts)
+    checksum = hashlib.sha1(data).digest()
+    f.write(data + checksum)
+    return entries, checksum
 
 
 def _deflated(raw: bytes) -> bytes:
