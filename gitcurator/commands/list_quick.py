@@ -27,7 +27,7 @@ from typing import Any
 from gitcurator import __version__
 from gitcurator.commands.library_notes import folder_notes
 from gitcurator.curation.rows_key import KeyParts, digest, key_parts, latest_at
-from gitcurator.errors import CuratorError
+from gitcurator.errors import JSON_READ_ERRORS, CuratorError
 from gitcurator.gitfiles.index_links import index_links
 from gitcurator.gitfiles.nested_walk import git_folders
 from gitcurator.gitfiles.refs import Unsure, head_commit, ref_commit
@@ -50,7 +50,16 @@ CONFIG_FILE = ".gitcurator.yaml"
 NOTES_REF = "refs/notes/gitcurator"
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MICROSECOND = timedelta(microseconds=1)
-_FAILURES = (OSError, ValueError, TypeError, KeyError, IndexError, Unsure, CuratorError)
+# JSON_READ_ERRORS: a kept text nested deep enough is a RecursionError, not a ValueError.
+_FAILURES: tuple[type[Exception], ...] = (
+    OSError,
+    *JSON_READ_ERRORS,
+    TypeError,
+    KeyError,
+    IndexError,
+    Unsure,
+    CuratorError,
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ The caller says how the two commits are read: through the store, or from git's r
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -41,16 +42,26 @@ def key_parts(
         head, notes = commits()
         segments = journal.segment_files(state)
         pending = (*segments, state / JOURNAL)
-        read = [read_regular(p) for p in pending]
+        read = [_part(p.name, p) for p in pending]
     parts = (
         ("head", head),
         ("notes", notes),
-        ("config", read_regular(config)),
-        ("shallow", read_regular(common / "shallow")),
-        ("grafts", read_regular(common / "info" / "grafts")),
-        *zip([p.name for p in pending], read, strict=True),
+        _part("config", config),
+        _part("shallow", common / "shallow"),
+        _part("grafts", common / "info" / "grafts"),
+        *read,
     )
     return KeyParts(parts, pending, head)
+
+
+def _part(label: str, path: Path) -> tuple[str, bytes | None]:
+    """`path`'s labelled bytes, None when there is none; something there that is not a regular
+    file (a folder, a FIFO) is labelled apart, so that it never keys like no file at all (the
+    journal replaced by a folder was answered with the rows of no pending events)."""
+    data = read_regular(path)
+    if data is None and os.path.lexists(path):
+        return f"{label} (not a regular file)", None
+    return label, data
 
 
 def digest(opening: str, parts: tuple[tuple[str, bytes | None], ...]) -> str:

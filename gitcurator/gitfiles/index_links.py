@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from struct import error as struct_error
 from struct import unpack_from
 
 from gitcurator.statefiles import read_cache_json, write_cache_json
@@ -124,7 +125,7 @@ def scan_links(data: bytes) -> set[str] | None:
                 found.add(path.decode("utf-8", "surrogateescape"))
         if not _plain_extensions(data, pos, end):
             return None
-    except (ValueError, IndexError):  # struct.error is a ValueError
+    except (ValueError, IndexError, struct_error):  # struct.error is no ValueError
         return None
     return found
 

@@ -1,8 +1,10 @@
 """HEAD and a ref read from git's files (loose ref files, then packed-refs), strictly: a file
 that is not as git writes it raises `Unsure`, and the caller asks the store (dulwich) instead.
 
-A fast path keyed by commit ids must never take a value dulwich would not read: dulwich reads
-a loose ref's first 40 bytes, git writes 40 hex digits and a newline, so only that is taken.
+A fast path keyed by commit ids must never take a value dulwich would not read the same way:
+git writes 40 hex digits and a newline, or `ref: ` and a branch's name and a newline, so only
+that is taken (dulwich reads a file's first line, `\r\n` stripped too: a HEAD naming
+`refs/heads/main\r` is not taken for an unborn branch).
 Refs kept in a reftable, a symbolic ref other than HEAD on a branch, or a ref packed twice are
 left to dulwich too.
 """
@@ -14,6 +16,9 @@ import re
 
 _ID = re.compile(rb"[0-9a-f]{40}\n?")
 _SYMREF = b"ref: "
+# Bytes git never writes in a ref's name: controls (\r, \n), spaces, and what check-ref-format
+# refuses.
+_ODD_NAME = re.compile(rb"[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|//|/\.|\.lock(/|$)|[./]$")
 
 
 class Unsure(Exception):
@@ -29,9 +34,9 @@ def head_commit(gitdir: str, common: str) -> str | None:
         raise Unsure("no HEAD")
     if not data.startswith(_SYMREF):
         return _id(data)
-    target = data[len(_SYMREF) :].rstrip(b"\n")
-    if not target.startswith(b"refs/heads/") or b"\n" in target:
-        raise Unsure("HEAD names no branch")
+    target = data[len(_SYMREF) :].removesuffix(b"\n")
+    if not target.startswith(b"refs/heads/") or _ODD_NAME.search(target):
+        raise Unsure("HEAD names no branch as git writes it")
     return ref_commit(common, target.decode("utf-8", "surrogateescape"))
 
 

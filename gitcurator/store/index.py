@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import os
+import struct
 import weakref
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from dulwich.errors import ChecksumMismatch
 from dulwich.file import FileLocked
 from dulwich.index import Index, IndexEntry
 from dulwich.objects import ObjectID
 
+from gitcurator.errors import StoreError
 from gitcurator.skills.files import FileEntry, FileTree
 from gitcurator.store.objects import LINK_MODE, stored_file_entry
 from gitcurator.store.paths import text_path
@@ -25,12 +28,21 @@ _CACHED = weakref.WeakKeyDictionary()
 
 
 def open_index(store: Store) -> Index:
-    """The index as it is on disk now (GIT_INDEX_FILE's, when git set one)."""
+    """The index as it is on disk now (GIT_INDEX_FILE's, when git set one); StoreError
+    naming the file and the fix for one dulwich cannot read."""
     # git runs hooks of `commit -a` / `commit PATH` with a temporary index named here.
     alt = os.environ.get("GIT_INDEX_FILE")
-    if alt:
-        return Index(os.path.abspath(alt))
-    return store.repo.open_index()
+    path = os.path.abspath(alt) if alt else store.repo.index_path()
+    try:
+        return Index(path)
+    except (ChecksumMismatch, AssertionError, ValueError, IndexError, struct.error) as exc:
+        # A split or sparse index (dulwich reads neither: a checksum error), or a damaged
+        # file; with a plain index git and gitcurator read the same entries.
+        raise StoreError(
+            f"cannot read the index {path} ({type(exc).__name__}: {exc}): if it is a split or "
+            "sparse index, run `git update-index --no-split-index` or `git sparse-checkout "
+            f"disable`; if it is damaged, `rm {path} && git reset` rebuilds it from HEAD"
+        ) from None
 
 
 def cached_index(store: Store) -> Index:

@@ -11,10 +11,18 @@ from __future__ import annotations
 
 import fcntl
 import os
+import stat
 import time
 
 from gitcurator.errors import StateFileError
-from gitcurator.statefiles import JOURNAL, SEGMENT_SUFFIX, SEGMENTS, ensure_folder, open_regular
+from gitcurator.statefiles import (
+    JOURNAL,
+    SEGMENT_SUFFIX,
+    SEGMENTS,
+    ensure_folder,
+    open_regular,
+    unusable,
+)
 from gitcurator.telemetry.events import LINE_START, Event, parse_line
 
 # typing costs the `record` hot path milliseconds: its names only for the type checker.
@@ -97,9 +105,18 @@ def read_events(path: Path) -> tuple[list[Event], list[str]]:
     events: list[Event] = []
     problems: list[str] = []
     try:
-        data = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except (FileNotFoundError, NotADirectoryError):  # no journal, or no state folder
         return events, problems
+    except OSError as exc:
+        raise unusable(path, exc) from None
+    # A folder or a FIFO planted at the journal's name: refused, naming it (reading a FIFO
+    # hung every command, a folder was an internal error).
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise unusable(path, None)
+    with os.fdopen(fd, "rb") as file:
+        data = file.read()
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()

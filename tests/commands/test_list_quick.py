@@ -5,6 +5,7 @@ whenever it cannot be sure."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from datetime import timedelta
@@ -133,3 +134,30 @@ def test_a_nested_repository_is_warned_of_as_the_full_run_does(agent_repo: Path)
     assert result is not None  # a staged link is read from the index here
     assert result.notes == tuple(n for n in slow.err.splitlines() if n)
     assert "linked/" in slow.err
+
+
+def test_a_kept_text_nested_past_the_recursion_limit_is_not_answered(agent_repo: Path) -> None:
+    _text(agent_repo)
+    kept = agent_repo / ".git" / statefiles.STATE_DIR / statefiles.LIST_TEXT
+    kept.write_text("[" * 200_000 + "\n")
+    assert _quick(agent_repo) is None
+
+
+@pytest.mark.parametrize("planted", ["folder", "fifo"])
+def test_a_journal_that_is_no_file_is_not_keyed_as_no_journal(
+    agent_repo: Path, planted: str
+) -> None:
+    # After a flush the kept text has no journal; a folder or a FIFO in its place was keyed
+    # alike, so the warm list answered while the cold one failed (or hung, on the FIFO).
+    assert run_cli("flush", "-C", str(agent_repo)).code == 0
+    _text(agent_repo)
+    journal = agent_repo / ".git" / statefiles.STATE_DIR / statefiles.JOURNAL
+    journal.unlink(missing_ok=True)
+    if planted == "folder":
+        journal.mkdir()
+    else:
+        os.mkfifo(journal)
+    assert _quick(agent_repo) is None
+    warm = run_process("list", "--json", cwd=agent_repo)
+    assert warm.returncode == 1 and str(journal) in warm.stderr
+    assert "Traceback" not in warm.stderr

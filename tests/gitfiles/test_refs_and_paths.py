@@ -97,3 +97,14 @@ def test_what_the_store_refuses_is_not_discovered_here(lib: Path, tmp_path: Path
     odd.mkdir()
     (odd / ".git").write_text("not a gitdir line\n")
     assert discover(str(odd)) is None
+
+
+@pytest.mark.parametrize(
+    "head", [b"ref: refs/heads/main\r\n", b"ref: refs/heads/ma in\n", b"ref: refs/heads/a..b\n"]
+)
+def test_a_head_not_as_git_writes_it_is_left_to_the_store(lib: Path, head: bytes) -> None:
+    # `refs/heads/main\r` has no ref file: read as an unborn branch, the quick list answered
+    # `[]` where dulwich (stripping \r\n) finds the commit.
+    (lib / ".git" / "HEAD").write_bytes(head)
+    with pytest.raises(Unsure):
+        head_commit(str(lib / ".git"), str(lib / ".git"))

@@ -10,6 +10,7 @@ import pytest
 from dulwich.index import IndexEntry
 from support.repos import git
 
+from gitcurator.errors import StoreError
 from gitcurator.store import Store, index
 
 
@@ -45,3 +46,12 @@ def test_stat_data_tells_an_untouched_file(lib: Path, store: Store) -> None:
     assert index.stat_unchanged(entry, os.lstat(path))
     path.write_text(path.read_text() + "more\n")
     assert not index.stat_unchanged(entry, os.lstat(path))
+
+
+def test_an_index_dulwich_cannot_read_is_named_with_its_fix(lib: Path, store: Store) -> None:
+    # A split index (dulwich reads it as a checksum error) was an exit 3 for `list`.
+    (lib / "more.md").write_text("more\n")
+    git("add", "more.md", cwd=lib)
+    git("update-index", "--split-index", cwd=lib)
+    with pytest.raises(StoreError, match="--no-split-index"):
+        index.open_index(store)
