@@ -16,14 +16,18 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from dulwich.errors import ObjectFormatException
 from dulwich.objects import ObjectID, parse_tree
 
+from gitcurator.errors import StoreError
 from gitcurator.skills.document import SKILL_FILE, SKILL_FILE_LOWER
 from gitcurator.store.commits import commit_tree_of
 from gitcurator.store.paths import git_path, text_path
 
 if TYPE_CHECKING:
     from gitcurator.store.repository import Store
+
+_TREE = 2  # git's type number of a tree
 
 Entry = tuple[ObjectID, int]  # a file in a tree: (blob id, mode)
 _Items = set[tuple[bytes, int, bytes]]  # a tree's (name, mode, id) entries
@@ -73,13 +77,26 @@ class TreeDiffer:
         self._diff(old_tree, new_tree, b"", out)
         return out
 
+    def _entries(self, tree: bytes) -> list[tuple[bytes, int, bytes]]:
+        """The (name, mode, id) entries of tree `tree`; StoreError for an object named as a
+        folder that is no readable tree (a tree written by hand), never an internal error."""
+        kind, raw = self.objects.get_raw(ObjectID(tree))
+        try:
+            if kind != _TREE:
+                raise ObjectFormatException("not a tree")
+            return list(parse_tree(raw, self.id_length))
+        except ObjectFormatException as exc:
+            raise StoreError(
+                f"object {tree.decode()} is named as a folder but is not a readable tree "
+                f"({exc}): this repository is damaged (run `git fsck`)"
+            ) from None
+
     def _items(self, tree: bytes | None) -> _Items:
         if tree is None:
             return set()
         items = self.parsed.pop(tree, None)
         if items is None:
-            _kind, raw = self.objects.get_raw(ObjectID(tree))
-            items = set(parse_tree(raw, self.id_length))
+            items = set(self._entries(tree))
             if len(self.parsed) >= self.keep:
                 del self.parsed[next(iter(self.parsed))]
         self.parsed[tree] = items
@@ -119,8 +136,7 @@ class TreeDiffer:
         later diffs share."""
         if tree is None:
             return
-        _kind, raw = self.objects.get_raw(ObjectID(tree))
-        for name, mode, sha in parse_tree(raw, self.id_length):
+        for name, mode, sha in self._entries(tree):
             path = prefix + name
             if stat.S_ISDIR(mode):
                 (out.added_dirs if added else out.removed_dirs).add(text_path(path))

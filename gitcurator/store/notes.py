@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 NOTES_REF = b"refs/notes/gitcurator"
 KEYS_DIR = b"skills"
 # git switches its notes tree to a two-level fan-out past this many notes; we do the same.
-_FANOUT_THRESHOLD = 256
+FANOUT_THRESHOLD = 256
 
 
 def key_text(name: str) -> bytes:
@@ -90,14 +90,25 @@ def read_notes(store: Store, ref: bytes = NOTES_REF) -> NotesState:
     return state
 
 
-def _walk(store: Store, tree_id: ObjectID, prefix: bytes, state: NotesState) -> None:
+def notes_folder(store: Store, tree_id: ObjectID) -> Tree:
+    """The notes tree or folder `tree_id`; StoreError for an entry that names a folder and is
+    not one (a notes ref written by hand), never an internal error."""
     tree = store.repo[tree_id]
-    assert isinstance(tree, Tree)
+    if not isinstance(tree, Tree):
+        raise StoreError(
+            f"the notes name object {tree_id.decode()} as a folder, but it is a "
+            f"{tree.type_name.decode()}: the notes ref is damaged; find its last good commit "
+            "with `git log refs/notes/gitcurator` and `git update-ref` it there"
+        )
+    return tree
+
+
+def _walk(store: Store, tree_id: ObjectID, prefix: bytes, state: NotesState) -> None:
+    tree = notes_folder(store, tree_id)
     for entry in tree.iteritems():
         path = prefix + entry.path
         if prefix == b"" and entry.path == KEYS_DIR and entry.mode == TREE_MODE:
-            keys = store.repo[entry.sha]
-            assert isinstance(keys, Tree)
+            keys = notes_folder(store, entry.sha)
             for key in keys.iteritems():
                 state.keys[text_path(key.path)] = key.sha
             continue
@@ -208,7 +219,7 @@ def _edited(
         keys[name] = key = (object_id(BLOB, text), text)
         notes[key[0]] = (object_id(BLOB, doc), doc)
     trees = TreeReader(store, read_kept(store))
-    tree_id = edited_tree(trees, commit.tree, notes, keys, KEYS_DIR, _FANOUT_THRESHOLD, batch)
+    tree_id = edited_tree(trees, commit.tree, notes, keys, KEYS_DIR, FANOUT_THRESHOLD, batch)
     return tree_id, trees
 
 
@@ -233,7 +244,7 @@ def _rebuilt(
         blob = Blob.from_string(doc)
         batch.add_object(blob)
         notes[key.id.decode()] = blob.id
-    fanout = len(notes) > _FANOUT_THRESHOLD
+    fanout = len(notes) > FANOUT_THRESHOLD
     entries = [
         ((f"{h[:2]}/{h[2:]}" if fanout else h).encode(), sha, FILE_MODE) for h, sha in notes.items()
     ]

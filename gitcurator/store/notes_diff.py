@@ -14,11 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from dulwich.objects import Commit, ObjectID, Tree
+from dulwich.objects import Commit, ObjectID
 
+from gitcurator.errors import StoreError
 from gitcurator.store.commits import commit_tree_of
 from gitcurator.store.diff import diff_trees
-from gitcurator.store.notes import KEYS_DIR, is_hex_id
+from gitcurator.store.notes import KEYS_DIR, is_hex_id, notes_folder
 from gitcurator.store.objects import TREE_MODE
 from gitcurator.store.paths import git_path, text_path
 
@@ -71,13 +72,12 @@ def notes_diff(store: Store, old: ObjectID | None, new: ObjectID) -> NotesDiff |
 def notes_keys(store: Store, commit_id: ObjectID) -> dict[str, ObjectID]:
     """Skill name -> key blob id of a notes commit, read from its `skills/` folder only."""
     commit = store.repo[commit_id]
-    assert isinstance(commit, Commit)
-    root = store.repo[commit.tree]
-    assert isinstance(root, Tree)
+    if not isinstance(commit, Commit):
+        raise StoreError(f"{commit_id.decode()} is not a commit; it is not a notes ref")
+    root = notes_folder(store, commit.tree)
     if KEYS_DIR not in root or root[KEYS_DIR][0] != TREE_MODE:
         return {}
-    keys = store.repo[root[KEYS_DIR][1]]
-    assert isinstance(keys, Tree)
+    keys = notes_folder(store, root[KEYS_DIR][1])
     return {text_path(entry.path): entry.sha for entry in keys.iteritems()}
 
 

@@ -10,6 +10,7 @@ caller rebuilds the whole tree.
 
 from __future__ import annotations
 
+import itertools
 import re
 from binascii import unhexlify
 from typing import TYPE_CHECKING
@@ -180,6 +181,9 @@ def _has_keys(raw: bytes | None, keys: dict[str, RawBlob]) -> bool:
     entries = _KEY_ENTRY.findall(raw)
     if sum(map(len, entries)) != len(raw):
         return False  # another kind of entry somewhere: the parsed edit decides
+    names = [e[7 : e.index(b"\x00")] for e in entries]
+    if any(a >= b for a, b in itertools.pairwise(names)):
+        return False  # out of order or a name twice: the parsed edit writes a clean folder
     present = set(entries)
     return all(
         b"100644 " + n.encode() + b"\x00" + unhexlify(blob[0]) in present

@@ -13,19 +13,22 @@ from dataclasses import dataclass
 
 from gitcurator.errors import CuratorError
 from gitcurator.store import ObjectID, Store
+from gitcurator.store.commits import commit_tree_of
 from gitcurator.store.diff import changed_files
 from gitcurator.store.graph import is_ancestor
 from gitcurator.store.notes import (
+    FANOUT_THRESHOLD,
     NOTES_REF,
     NotesState,
     StoredEntries,
     is_hex_id,
+    notes_folder,
     read_blobs,
     read_notes,
     write_notes,
 )
 from gitcurator.store.notes_diff import NotesDiff, notes_diff, notes_keys
-from gitcurator.store.objects import object_kind
+from gitcurator.store.objects import TREE_MODE, object_kind
 from gitcurator.store.refs import move_ref, ref_value, set_ref
 from gitcurator.store.remote import Remote, RemoteError
 from gitcurator.sync.notes_merge import MergedNotes, NotesSide, blobs_needed, merge_notes
@@ -159,6 +162,9 @@ def _merge_by_edit(
     )
     if merged.others:
         return None
+    added = sum(1 for a, (was, _) in differs.notes.items() if was is None and a in merged.notes)
+    if _small_but_fanned_out(store, local_tip, added):
+        return None  # a rebuild lays it out flat, as the whole-tree merge always did
     theirs = remote_side.notes
     updated = sum(1 for a in differs.notes if merged.notes.get(a) != ours.get(a))
     to_send = sum(1 for a in differs.notes if merged.notes.get(a) not in (None, theirs.get(a)))
@@ -176,6 +182,20 @@ def _merge_by_edit(
     )
     ledger.forget_names(store)
     return NotesStep(commit, merged, commit, updated, to_send)
+
+
+def _small_but_fanned_out(store: Store, tip: ObjectID, added: int) -> bool:
+    """Whether the notes tree of `tip` is fanned out although, with `added` more notes, it
+    holds no more than git's flat limit (plain `git notes` fans out at about 100): an edit
+    keeps a fan-out, the canonical layout of so few notes is flat."""
+    root = notes_folder(store, commit_tree_of(store, tip))
+    count = added
+    for name, mode, sha in root.iteritems():
+        if mode == TREE_MODE and len(name) == 2 and is_hex_id(name):
+            count += len(notes_folder(store, sha))
+            if count > FANOUT_THRESHOLD:
+                return False
+    return any(m == TREE_MODE and len(n) == 2 and is_hex_id(n) for n, m, _ in root.iteritems())
 
 
 def _merge_message(remote: Remote, updated: int, to_send: int) -> str:

@@ -80,12 +80,16 @@ def rotate(state: Path) -> Path | None:
     import uuid
 
     segments = state / SEGMENTS
-    segments.mkdir(parents=True, exist_ok=True)
     segment = segments / f"{time.time_ns():020d}-{uuid.uuid4().hex}{SEGMENT_SUFFIX}"
     try:
+        segments.mkdir(parents=True, exist_ok=True)
         os.rename(state / JOURNAL, segment)
     except FileNotFoundError:
         return None
+    except OSError as exc:
+        # A state folder that takes no new names (read-only, immutable, full): the journal
+        # stays where it is, every event in it, and the message says what to fix.
+        raise unusable(segments, exc, folder=True) from None
     fd = os.open(segment, os.O_RDONLY)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)  # returns once every writer that locked it has finished

@@ -5,6 +5,7 @@ aside under unreadable/, which takes the whole-tree path)."""
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,65 @@ def test_a_diverged_merge_is_an_edit_equal_to_the_whole_read_merge(
         assert fsck.returncode == 0, fsck.stderr
     parents = git("rev-list", "--parents", "-n1", NOTES, cwd=a).stdout.split()
     assert len(parents) == 3, "one merge commit, local tip first"
+
+
+def _fan_out(repo: Path) -> None:
+    """Lay the notes tip's notes out in fan-out folders, as plain `git notes` does past about
+    100 notes, in a commit on top (the same notes and keys)."""
+    listed = git("ls-tree", NOTES, cwd=repo).stdout.splitlines()
+    folders: dict[str, list[str]] = {}
+    root = []
+    for line in listed:
+        info, name = line.split("\t")
+        if len(name) == 40:
+            folders.setdefault(name[:2], []).append(f"{info}\t{name[2:]}")
+        else:
+            root.append(line)
+    for folder, entries in folders.items():
+        made = subprocess.run(
+            ["git", "mktree"],
+            cwd=repo,
+            input="\n".join(entries) + "\n",
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        root.append(f"040000 tree {made}\t{folder}")
+    tree = subprocess.run(
+        ["git", "mktree"],
+        cwd=repo,
+        input="\n".join(root) + "\n",
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    commit = git("commit-tree", tree, "-p", NOTES, "-m", "fanned out by hand", cwd=repo)
+    git("update-ref", NOTES, commit.stdout.strip(), cwd=repo)
+
+
+def test_a_small_fanned_out_tree_is_merged_flat_as_the_whole_read_merge_lays_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An edit keeps a fan-out; 150 notes are laid out flat by the whole-tree merge (git's
+    # limit is 256), so the edit must not be taken for them.
+    few = SKILLS[:150]
+    bare = make_remote(tmp_path)
+    a, b = clone(bare, tmp_path / "a"), clone(bare, tmp_path / "b")
+    _write(a, "ha", 1, few)
+    assert sync(a).code == 0 and sync(b).code == 0
+    _write(a, "ha", 2, few[:20])
+    _write(b, "hb", 1, few[10:30])
+    assert sync(b).code == 0
+    _fan_out(a)
+    copies = tmp_path / "copies"
+    shutil.copytree(a, copies / "a", symlinks=True)
+    shutil.copytree(bare, copies / "remote.git", symlinks=True)
+    git("remote", "set-url", "origin", str(copies / "remote.git"), cwd=copies / "a")
+    assert sync(a).code == 0
+    with monkeypatch.context() as whole:
+        whole.setattr(notes_exchange, "notes_diff", lambda *args: None)
+        assert sync(copies / "a").code == 0
+    assert _tree(a) == _tree(copies / "a")
+    assert not [
+        n for n in git("ls-tree", "--name-only", NOTES, cwd=a).stdout.split() if len(n) == 2
+    ]

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import threading
 from pathlib import Path
 
 import pytest
 
+from gitcurator.errors import StateFileError
 from gitcurator.statefiles import JOURNAL, SEGMENTS
 from gitcurator.telemetry import journal
 from gitcurator.telemetry.events import Event, event_line, parse_line
@@ -158,3 +161,26 @@ def test_a_line_naming_a_skill_with_a_control_character_is_skipped() -> None:
     # No git tree entry may hold a NUL: such a name must never reach a flush's notes write.
     for name in ("a\x00b", "a\x01b", "a\x7fb"):
         assert parse_line(event_line("create", [name], "2026-09-01T10:00:00Z", "h1")) is None
+
+
+def test_a_state_folder_that_takes_no_new_name_keeps_the_journal_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A read-only (or immutable) state folder made the flush's rename an exit 3.
+    _append(tmp_path, "use", "a")
+
+    def refused(*args: object) -> None:
+        raise PermissionError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(journal.os, "rename", refused)
+    with pytest.raises(StateFileError, match="segments"):
+        journal.rotate(tmp_path)
+    assert [e.names for e in journal.read_events(tmp_path / JOURNAL)[0]] == [("a",)]
+
+
+@pytest.mark.parametrize("planted", ["folder", "fifo"])
+def test_a_journal_that_is_no_file_is_refused_by_name(tmp_path: Path, planted: str) -> None:
+    path = tmp_path / JOURNAL
+    path.mkdir() if planted == "folder" else os.mkfifo(path)
+    with pytest.raises(StateFileError, match=r"journal\.jsonl"):
+        journal.read_events(path)

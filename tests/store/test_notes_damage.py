@@ -1,0 +1,75 @@
+"""Notes trees written by hand: a folder entry naming a blob, a keys folder naming a skill
+twice. Each is a clear StoreError or a clean rewrite, never an internal error."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from support.repos import git
+
+from gitcurator.errors import StoreError
+from gitcurator.store import ObjectID, Store
+from gitcurator.store.diff import diff_trees
+from gitcurator.store.notes import KEYS_DIR, NOTES_REF, notes_tip, read_notes, write_notes
+from gitcurator.store.notes_diff import notes_keys
+
+
+def _object(lib: Path, kind: str, data: bytes) -> str:
+    done = subprocess.run(
+        ["git", "hash-object", "-t", kind, "-w", "--literally", "--stdin"],
+        cwd=lib,
+        input=data,
+        capture_output=True,
+        check=True,
+    )
+    return done.stdout.decode().strip()
+
+
+def _notes_commit(lib: Path, tree: str) -> ObjectID:
+    commit = git("commit-tree", tree, "-m", "by hand", cwd=lib).stdout.strip()
+    git("update-ref", NOTES_REF.decode(), commit, cwd=lib)
+    return ObjectID(commit.encode())
+
+
+def _entry(mode: bytes, name: bytes, sha: str) -> bytes:
+    return mode + b" " + name + b"\0" + bytes.fromhex(sha)
+
+
+def test_a_keys_entry_naming_a_blob_is_a_store_error(lib: Path, store: Store) -> None:
+    blob = _object(lib, "blob", b"not a folder\n")
+    tree = _object(lib, "tree", _entry(b"40000", KEYS_DIR, blob))
+    commit = _notes_commit(lib, tree)
+    with pytest.raises(StoreError, match=f"{blob} as a folder, but it is a blob"):
+        notes_keys(store, commit)
+    with pytest.raises(StoreError, match="as a folder"):
+        read_notes(store)
+    with pytest.raises(StoreError, match="not a readable tree"):
+        diff_trees(store, None, ObjectID(tree.encode()))
+
+
+def test_a_keys_folder_naming_a_skill_twice_is_written_clean(lib: Path, store: Store) -> None:
+    write_notes(store, notes_tip(store), {"one": b'{"version": 1}\n'}, "first\n")
+    keys = git("rev-parse", f"{NOTES_REF.decode()}^{{tree}}:skills", cwd=lib).stdout.strip()
+    key_blob = git("ls-tree", keys, cwd=lib).stdout.split()[2]
+    other = _object(lib, "blob", b"another\n")
+    doubled = _object(
+        lib, "tree", _entry(b"100644", b"one", key_blob) + _entry(b"100644", b"one", other)
+    )
+    root = git("ls-tree", NOTES_REF.decode(), cwd=lib).stdout.splitlines()
+    lines = [line for line in root if not line.endswith("\tskills")]
+    lines.append(f"040000 tree {doubled}\tskills")
+    tree = subprocess.run(
+        ["git", "mktree"],
+        cwd=lib,
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    _notes_commit(lib, tree)
+    write_notes(store, notes_tip(store), {"two": b'{"version": 1}\n'}, "second\n")
+    listed = git("ls-tree", f"{NOTES_REF.decode()}:skills", cwd=lib).stdout.split("\n")
+    names = [line.split("\t")[1] for line in listed if line]
+    assert names == ["one", "two"]
