@@ -83,6 +83,10 @@ VALIDATE_RESULTS = "validate-results.json"
 # the last whole-library result and a stat fingerprint of the work tree it holds for
 # (commands/validate_quick): an unchanged library's answer without reading the two above
 VALIDATE_QUICK = "validate-quick.json"
+# what that result was put together from, each skill's findings and name and each reference
+# source's warnings, beside the fingerprint's stat data (commands/validate_base): the result
+# after a few edits, with only the changed skills checked again (commands/validate_delta)
+VALIDATE_BASE = "validate-base.json"
 
 _read_only = False
 

@@ -18,6 +18,7 @@ import contextlib
 import hashlib
 import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,7 +30,7 @@ from gitcurator.skills.check_tree import CheckResult
 from gitcurator.skills.document import SkillLocation
 from gitcurator.statefiles import VALIDATE_QUICK, open_regular, write_cache
 from gitcurator.store.notes import notes_commit
-from gitcurator.store.worktree_fingerprint import Seen, TreePrint, live_digest
+from gitcurator.store.worktree_fingerprint import Seen, TreePrint, digest_of, live_stats
 from gitcurator.store.worktree_stat import nested_key
 from gitcurator.store.worktree_walk import ignore_sources
 
@@ -47,11 +48,33 @@ def cache_key(config: str) -> str:
     return f"{__version__}/{RULES_VERSION}/{digest}"
 
 
+@dataclass(frozen=True, slots=True)
+class QuickLook:
+    """The quick file's body when all the last result follows from but the work tree held,
+    the folders and files it covers with each one's stat now, and the result if those are
+    unchanged too (None: commands/validate_delta may still answer from what changed)."""
+
+    doc: dict[str, object]
+    dirs: tuple[str, ...]
+    files: tuple[str, ...]
+    ctimes: list[int]
+    texts: list[str]
+    result: CheckResult | None
+
+
 def quick_result(
     store: Store, folder: Path, key: str, strict: bool, seen: Seen | None = None
 ) -> CheckResult | None:
     """The last whole-library result, if the work tree and all it follows from are unchanged;
     `seen` hears the stats taken, for a full walk to take over when they are not."""
+    look = quick_look(store, folder, key, strict, seen)
+    return None if look is None else look.result
+
+
+def quick_look(
+    store: Store, folder: Path, key: str, strict: bool, seen: Seen | None = None
+) -> QuickLook | None:
+    """quick_result's look at the work tree, kept for a delta when the answer is not it."""
     with contextlib.suppress(*DAMAGE):
         doc = read_state(folder / VALIDATE_QUICK, key)
         if doc["strict"] is not strict or doc["notes"] != _hex(notes_commit(store)):
@@ -59,9 +82,11 @@ def quick_result(
         if doc["sources"] != ignore_sources(store) or doc["nested_key"] != nested_key(store):
             return None
         dirs, files = _names(doc["dirs"]), _names(doc["files"])
-        if live_digest(str(store.root), dirs, files, seen) != doc["print"]:
+        got = live_stats(str(store.root), dirs, files, seen)
+        if got is None:
             return None
-        return final_of(doc["final"])
+        same = digest_of(*got) == doc["print"]
+        return QuickLook(doc, dirs, files, *got, final_of(doc["final"]) if same else None)
     return None
 
 

@@ -84,7 +84,7 @@ def stat_worktree(
     """The files `git add -A` would see, read through the records `old` holds; the new
     records are stamped `started_ns` (taken before anything was looked at). `seen` are
     folders' ctimes and files' lstat results (by absolute path) taken since `started_ns`,
-    used instead of a stat again (worktree_fingerprint.live_digest's)."""
+    used instead of a stat again (worktree_fingerprint.live_stats's)."""
     ctimes, lstats = seen or ({}, {})
     sources = ignore_sources(store)
     limit = old.recorded_ns - timeutil.RACY_NS
@@ -105,7 +105,7 @@ def stat_worktree(
     known = old.files
 
     def load(path: str) -> FileEntry:
-        entry, sha, sig = _read_hashed(where[path], path)
+        entry, sha, sig = read_hashed(where[path], path)
         if sha is not None:
             result.contents[path] = (sha, sig[4])
             fresh.files[path] = f"{_text(sig)} {sha}"
@@ -273,7 +273,7 @@ def _ns(value: object) -> int:
     return int(float(value) * 1_000_000_000) if isinstance(value, (int, float)) else -1
 
 
-def _read_hashed(full: str, rel: str) -> tuple[FileEntry, str | None, list[int]]:
+def read_hashed(full: str, rel: str) -> tuple[FileEntry, str | None, list[int]]:
     """What worktree._read_file reads, the blob id of exactly those bytes (None for a file
     that is no regular file or symlink), and the stat it was read with."""
     st = os.lstat(full)

@@ -69,7 +69,7 @@ def walk_folders(
         dirpath, rel, parent_check = pending.pop()
         record = _reused(dirpath, known.get(rel) if known else None, limit, ctimes or {})
         if record is None:
-            record = _listing(dirpath, rel, everywhere or parent_check, ignore)
+            record = listing(dirpath, rel, everywhere or parent_check, ignore)
             if record is None:
                 continue  # unreadable, as os.walk passes it over
             if known and rel and os.path.exists(os.path.join(dirpath, ".git")):
@@ -107,7 +107,7 @@ def _reused(
     return record
 
 
-def _listing(
+def listing(
     dirpath: str, rel: str, inherited: bool, ignore: Callable[[], IgnoreFilterManager]
 ) -> DirRecord | None:
     """One folder as os.walk lists it and walk_worktree keeps it."""
@@ -145,6 +145,27 @@ def _listing(
     linked = linked or any(os.path.islink(os.path.join(dirpath, n)) for n in files)
     has_ignore = int(".gitignore" in filenames)
     return [mtime, int(check), "\0".join(keep), "\0".join(files), nested, int(linked), has_ignore]
+
+
+def relist(store: Store, folders: Mapping[str, bool]) -> dict[str, DirRecord] | None:
+    """Each folder (repo-relative, '' for the top) listed now as walk_folders lists it, given
+    whether ignore rules applied in its parent folder (None when one cannot be read)."""
+    everywhere = has_global_ignores(store)
+    manager: list[IgnoreFilterManager] = []
+
+    def ignore() -> IgnoreFilterManager:
+        if not manager:
+            manager.append(IgnoreFilterManager.from_repo(store.repo))
+        return manager[0]
+
+    root = str(store.root)
+    found = {}
+    for rel, parent_check in folders.items():
+        record = listing(f"{root}/{rel}" if rel else root, rel, everywhere or parent_check, ignore)
+        if record is None:
+            return None
+        found[rel] = record
+    return found
 
 
 def names(joined: object) -> list[str]:
