@@ -5,14 +5,15 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass, field
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from gitcurator import schemas
 from gitcurator.errors import ConfigError
 from gitcurator.references.globs import DEFAULT_REFERENCE_FILES, glob_problem
 from gitcurator.skills.document import YAML_BUILD_ERRORS, yaml_build_problem
+
+if TYPE_CHECKING:
+    import yaml
 
 CONFIG_FILE = ".gitcurator.yaml"
 
@@ -85,6 +86,8 @@ def _folder_path(text: str) -> str:
 
 def parse_config(text: str, source: str = CONFIG_FILE) -> Config:
     """Parse and validate the text of a config file; errors name the key and the problem."""
+    import yaml  # here, not at the top: what imports this module to name a Config needs none
+
     try:
         doc = yaml.safe_load(text)
     except yaml.YAMLError as exc:

@@ -101,7 +101,8 @@ def _answer(
         return None
     root = str(repo.store.root)
     facts = base.facts
-    paths = tuple(p for p in look.files if p not in facts.extra)  # sorted, as the quick file
+    extra = set(facts.extra)
+    paths = tuple(p for p in look.files if p not in extra) if extra else look.files  # sorted
     if dirs and not _same_listings(repo, look, base, dirs, paths):
         return None
     changed = [look.files[i] for i in files]
@@ -162,7 +163,10 @@ def _warnings(
     from gitcurator.references.scan import file_candidates, sources_of
 
     locations = [*live, *facts.archived]
-    sources = sources_of(changed, locations, repo.config.reference_files)
+    # Whose file each one is needs only the skills holding it, not an index of every skill.
+    above = {a for p in changed for a in _folders_above(p)}
+    holding = [loc for loc in locations if loc.folder in above]
+    sources = sources_of(changed, holding, repo.config.reference_files)
     if not sources:
         return refs
     candidates = {src.path: file_candidates(load(src.path).data) for src in sources}

@@ -18,6 +18,7 @@ import contextlib
 import hashlib
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,7 +38,7 @@ from gitcurator.store.worktree_walk import ignore_sources
 if TYPE_CHECKING:
     from gitcurator.store.repository import Store
 
-FORMAT = 2
+FORMAT = 3
 _MAX_BYTES = 512 * 1024 * 1024
 DAMAGE = (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError)
 
@@ -172,22 +173,53 @@ def final_of(value: object) -> CheckResult:
     """A whole-library result as final_doc wrote it (TypeError when it has another shape)."""
     if not isinstance(value, dict):
         raise TypeError("not a result")
-    checked = [location_of(v) for v in value["checked"]]
+    checked = _locations_of(value["checked"])
     findings = tuple(finding_of(f) for f in value["findings"])
     ignored, hidden = value["ignored"], value["hidden"]
     if not all(type(p) is str for p in (*ignored, *hidden)):
         raise TypeError("not a path")
-    return CheckResult(tuple(checked), findings, tuple(ignored), tuple(hidden))
+    return CheckResult(checked, findings, tuple(ignored), tuple(hidden))
 
 
 def final_doc(result: CheckResult) -> dict[str, object]:
     """A whole-library result as JSON data."""
     return {
-        "checked": [location_doc(s) for s in result.checked],
+        "checked": _locations_doc(result.checked),
         "findings": [finding_doc(f) for f in result.findings],
         "ignored": list(result.ignored),
         "hidden": list(result.hidden),
     }
+
+
+def _locations_doc(found: Sequence[SkillLocation]) -> dict[str, object]:
+    # Each field of 10,000 skills as one NUL-joined string (no path holds a NUL): read back
+    # in a third of the time a list per skill takes.
+    return {
+        "count": len(found),
+        "folders": "\0".join(s.folder for s in found),
+        "skill_mds": "\0".join(s.skill_md for s in found),
+        "archived": "".join("1" if s.archived else "0" for s in found),
+        "skills_dirs": "\0".join(s.skills_dir for s in found),
+    }
+
+
+def _locations_of(value: object) -> tuple[SkillLocation, ...]:
+    if not isinstance(value, dict) or type(value["count"]) is not int:
+        raise TypeError("not skills")
+    count = value["count"]
+    if count == 0:
+        return ()
+    fields = [value[k] for k in ("folders", "skill_mds", "skills_dirs")]
+    archived = value["archived"]
+    if not all(type(f) is str for f in (*fields, archived)):
+        raise TypeError("not skills")
+    folders, skill_mds, skills_dirs = (f.split("\0") for f in fields)
+    if not len(folders) == len(skill_mds) == len(skills_dirs) == len(archived) == count:
+        raise TypeError("not skills")
+    if archived.strip("01"):
+        raise TypeError("not skills")
+    flags = [a == "1" for a in archived]
+    return tuple(map(SkillLocation, folders, skill_mds, flags, skills_dirs))
 
 
 def location_of(value: object) -> SkillLocation:

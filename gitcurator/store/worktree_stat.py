@@ -83,7 +83,7 @@ def stat_worktree(
 ) -> StatTree:
     """The files `git add -A` would see, read through the records `old` holds; the new
     records are stamped `started_ns` (taken before anything was looked at). `seen` are
-    folders' ctimes and files' lstat results (by absolute path) taken since `started_ns`,
+    folders' ctimes and files' lstat results (by repo-relative path) taken since `started_ns`,
     used instead of a stat again (worktree_fingerprint.live_stats's)."""
     ctimes, lstats = seen or ({}, {})
     sources = ignore_sources(store)
@@ -115,7 +115,7 @@ def stat_worktree(
     for full, rel in walk.files:
         where[rel] = full
         try:
-            st = lstats.get(full) or os.lstat(full)
+            st = lstats.get(rel) or os.lstat(full)
         except OSError:
             continue  # gone since the walk: reading it reports that
         result.seen[rel] = st

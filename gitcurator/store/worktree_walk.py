@@ -52,7 +52,8 @@ def walk_folders(
     """Every file `git add -A` would see: ignore rules honoured, `.git` and nested
     repositories left out, a symlink to a folder taken as a file (as git records it).
     `known` are listings recorded at `recorded_ns` by an earlier walk; `ctimes` are folders'
-    ctimes (by absolute path) taken since this run began, used instead of a stat again."""
+    ctimes (by repo-relative path, '' for the top) taken since this run began, used instead
+    of a stat again."""
     everywhere = has_global_ignores(store)
     manager: list[IgnoreFilterManager] = []
 
@@ -67,7 +68,7 @@ def walk_folders(
     pending: list[tuple[str, str, bool]] = [(root, "", False)]
     while pending:
         dirpath, rel, parent_check = pending.pop()
-        record = _reused(dirpath, known.get(rel) if known else None, limit, ctimes or {})
+        record = _reused(dirpath, rel, known.get(rel) if known else None, limit, ctimes or {})
         if record is None:
             record = listing(dirpath, rel, everywhere or parent_check, ignore)
             if record is None:
@@ -90,19 +91,19 @@ def walk_folders(
 
 
 def _reused(
-    dirpath: str, record: DirRecord | None, limit: int, ctimes: Mapping[str, int]
+    dirpath: str, rel: str, record: DirRecord | None, limit: int, ctimes: Mapping[str, int]
 ) -> DirRecord | None:
     """A recorded listing that still holds, else None."""
     if record is None or record[5]:
         return None
-    mtime = ctimes.get(dirpath) or _mtime(dirpath)
+    mtime = ctimes.get(rel) or _mtime(dirpath)
     if mtime != record[0] or mtime >= limit:
         return None
     nested = record[4]
     assert isinstance(nested, list)
+    prefix = rel + "/" if rel else ""
     for name, seen in nested:
-        path = os.path.join(dirpath, name)
-        if (ctimes.get(path) or _mtime(path)) != seen:
+        if (ctimes.get(prefix + name) or _mtime(os.path.join(dirpath, name))) != seen:
             return None
     return record
 
