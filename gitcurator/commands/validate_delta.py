@@ -108,8 +108,7 @@ def _answer(
     changed = [look.files[i] for i in files]
     if any(p in facts.ignores or p in facts.extra for p in changed):
         return None  # an ignore rule changed: which files there are may have too
-    lstats = _lstats(root, changed)
-    if lstats is None:
+    if not _all_regular(root, changed):
         return None
     read: dict[str, FileEntry] = {}
 
@@ -131,7 +130,7 @@ def _answer(
         for i in redo:
             own[i] = check_one(tree, live[i], strict, repo_paths, None)
     renamed = any(own[i][1] != facts.own[i][1] for i in redo)
-    dups = (
+    dups = (  # the last result's: duplicate_names is the one maker of that rule's findings
         [f for f in last.findings if f.rule == "duplicate-name"]
         if not renamed
         else duplicate_names(
@@ -225,19 +224,16 @@ def _same_listings(
     return True
 
 
-def _lstats(root: str, changed: list[str]) -> dict[str, os.stat_result] | None:
-    """Each changed file's stat, None when one is gone or is no regular file now (a symlink:
-    the base's listing held none, and a delta does not follow one)."""
-    found = {}
+def _all_regular(root: str, changed: list[str]) -> bool:
+    """Whether each changed file is still there and a regular file (not a symlink: the
+    base's listing held none, and a delta follows none)."""
     for rel in changed:
         try:
-            st = os.lstat(f"{root}/{rel}")
+            if not stat.S_ISREG(os.lstat(f"{root}/{rel}").st_mode):
+                return False
         except OSError:
-            return None
-        if not stat.S_ISREG(st.st_mode):
-            return None
-        found[rel] = st
-    return found
+            return False
+    return True
 
 
 def _read(root: str, rel: str) -> FileEntry:

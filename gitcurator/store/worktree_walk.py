@@ -54,14 +54,7 @@ def walk_folders(
     `known` are listings recorded at `recorded_ns` by an earlier walk; `ctimes` are folders'
     ctimes (by repo-relative path, '' for the top) taken since this run began, used instead
     of a stat again."""
-    everywhere = has_global_ignores(store)
-    manager: list[IgnoreFilterManager] = []
-
-    def ignore() -> IgnoreFilterManager:
-        if not manager:
-            manager.append(IgnoreFilterManager.from_repo(store.repo))
-        return manager[0]
-
+    everywhere, ignore = has_global_ignores(store), _ignore_rules(store)
     walk = Walk()
     root = str(store.root)
     limit = recorded_ns - timeutil.RACY_NS
@@ -151,14 +144,7 @@ def listing(
 def relist(store: Store, folders: Mapping[str, bool]) -> dict[str, DirRecord] | None:
     """Each folder (repo-relative, '' for the top) listed now as walk_folders lists it, given
     whether ignore rules applied in its parent folder (None when one cannot be read)."""
-    everywhere = has_global_ignores(store)
-    manager: list[IgnoreFilterManager] = []
-
-    def ignore() -> IgnoreFilterManager:
-        if not manager:
-            manager.append(IgnoreFilterManager.from_repo(store.repo))
-        return manager[0]
-
+    everywhere, ignore = has_global_ignores(store), _ignore_rules(store)
     root = str(store.root)
     found = {}
     for rel, parent_check in folders.items():
@@ -167,6 +153,18 @@ def relist(store: Store, folders: Mapping[str, bool]) -> dict[str, DirRecord] | 
             return None
         found[rel] = record
     return found
+
+
+def _ignore_rules(store: Store) -> Callable[[], IgnoreFilterManager]:
+    """The repository's ignore rules, read when first asked for (most walks never ask)."""
+    manager: list[IgnoreFilterManager] = []
+
+    def ignore() -> IgnoreFilterManager:
+        if not manager:
+            manager.append(IgnoreFilterManager.from_repo(store.repo))
+        return manager[0]
+
+    return ignore
 
 
 def names(joined: object) -> list[str]:
