@@ -3,10 +3,10 @@
 statefiles.VALIDATE_QUICK holds the last whole-library result beside a fingerprint of the
 work tree it was found on (store/worktree_fingerprint: every folder's and file's stat data),
 what else that result follows from (the ignore rules' stat data, HEAD's tree and the index's
-stat for nested repositories, the notes commit, `strict`), and the cache key (gitcurator's
-version, the rules', the config's digest). When all of that is as it was, the result is
-returned without reading the per-file records or checking anything; otherwise the caller
-takes the full path (commands/validate_cache).
+submodule links for nested repositories, the notes commit, `strict`), and the cache key
+(gitcurator's version, the rules', the config's digest). When all of that is as it was, the
+result is returned without reading the per-file records or checking anything; otherwise the
+caller takes the full path (commands/validate_cache).
 
 Every state file is a header line (format, key, the body's SHA-1) and the body's JSON; one
 that is missing, truncated, edited, linked or foreign is ignored, never trusted.

@@ -23,6 +23,7 @@ from gitcurator import timeutil
 from gitcurator.skills.document import SKILL_FILE, SKILL_FILE_LOWER, VENV_MARKER
 from gitcurator.skills.files import MAX_LOADED_BYTES, FileEntry, FileTree
 from gitcurator.store.index import open_index
+from gitcurator.store.index_gitlinks import index_gitlinks
 from gitcurator.store.objects import EXEC_MODE, FILE_MODE, LINK_MODE
 from gitcurator.store.paths import git_path
 from gitcurator.store.worktree import nested_repositories
@@ -201,16 +202,11 @@ def _nested(store: Store, walk: Walk, old: WorktreeRecords) -> tuple[list[str], 
 
 def nested_key(store: Store) -> list[object]:
     """What the nested repositories depend on besides the folders: HEAD's tree id and the
-    index file's stat data ([mtime, ctime, size, inode], [] without one)."""
+    index's submodule links (NUL-joined: by content, so a `git status` or `git add` that
+    rewrites the index without changing its links keeps the key)."""
     head = store.head_commit()
     tree = store.repo[head].tree.decode() if head else ""  # type: ignore[attr-defined]
-    index = os.environ.get("GIT_INDEX_FILE") or store.repo.index_path()
-    try:
-        st = os.stat(index)
-        index_sig: list[int] = [st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino]
-    except OSError:
-        index_sig = []
-    return [tree, index_sig]
+    return [tree, "\0".join(sorted(index_gitlinks(store)))]
 
 
 _MARKERS = (SKILL_FILE, SKILL_FILE_LOWER, VENV_MARKER)

@@ -408,3 +408,28 @@ def test_any_sequence_of_edits_says_what_a_cold_run_says(
         edit(repo)
         assert _answers(repo) == _cold(repo), [e.__name__ for e in edits]
     shutil.rmtree(where)
+
+
+def test_an_index_rewritten_with_the_same_links_keeps_the_delta(
+    tmp_path: Path, trusting: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `git status` refreshing the index or `git add` staging an edit rewrites the index: the
+    # nested repositories follow only from its submodule links, which stay.
+    repo = _library(tmp_path / "lib")
+    run_cli("validate", "-C", str(repo))
+    _tick()
+    staged(repo)
+    spy = Spy(monkeypatch)
+    assert _answers(repo) == _cold(repo)
+    assert spy.delta == 2
+
+
+def test_a_submodule_link_staged_is_seen(tmp_path: Path, trusting: None) -> None:
+    repo = _library(tmp_path / "lib")
+    run_cli("validate", "-C", str(repo))
+    _tick()
+    commit = git("rev-parse", "HEAD", cwd=repo).stdout.strip()
+    git("update-index", "--add", "--cacheinfo", f"160000,{commit},vendored", cwd=repo)
+    warm = _answers(repo)
+    assert "nested-repository" in warm[1][1]
+    assert warm == _cold(repo)
