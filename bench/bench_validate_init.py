@@ -30,7 +30,12 @@ from make_library import make_library
 
 SCRIPT = "bench_validate_init"
 GITCURATOR = [sys.executable, "-m", "gitcurator"]
-CACHES = ("validate-cache.json", "validate-results.json", "validate-quick.json")
+CACHES = (
+    "validate-cache.json",
+    "validate-results.json",
+    "validate-quick.json",
+    "validate-base.json",
+)
 
 
 def bench_env(home: Path) -> dict[str, str]:

@@ -5,14 +5,16 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass, field
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from gitcurator import schemas
+from gitcurator.config_plain import plain_config
 from gitcurator.errors import ConfigError
 from gitcurator.references.globs import DEFAULT_REFERENCE_FILES, glob_problem
 from gitcurator.skills.document import YAML_BUILD_ERRORS, yaml_build_problem
+
+if TYPE_CHECKING:
+    import yaml
 
 CONFIG_FILE = ".gitcurator.yaml"
 
@@ -85,12 +87,8 @@ def _folder_path(text: str) -> str:
 
 def parse_config(text: str, source: str = CONFIG_FILE) -> Config:
     """Parse and validate the text of a config file; errors name the key and the problem."""
-    try:
-        doc = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{source}: not valid YAML: {_yaml_problem(exc)}") from None
-    except YAML_BUILD_ERRORS as exc:
-        raise ConfigError(f"{source}: not valid YAML: {yaml_build_problem(exc)}") from None
+    plain = plain_config(text)  # what `init` writes needs no PyYAML (a sixth of a quick start)
+    doc = _yaml_doc(text, source) if plain is None else plain
     if doc is None:
         return Config()
     if not isinstance(doc, dict):
@@ -100,6 +98,17 @@ def parse_config(text: str, source: str = CONFIG_FILE) -> Config:
     if found:
         raise ConfigError(f"{source}: " + "; ".join(_friendly(p) for p in found))
     return _build(doc, source)
+
+
+def _yaml_doc(text: str, source: str) -> object:
+    import yaml  # here, not at the top: a plain config and a Config's users need none
+
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{source}: not valid YAML: {_yaml_problem(exc)}") from None
+    except YAML_BUILD_ERRORS as exc:
+        raise ConfigError(f"{source}: not valid YAML: {yaml_build_problem(exc)}") from None
 
 
 def _build(doc: dict[str, Any], source: str) -> Config:

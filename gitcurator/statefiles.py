@@ -89,6 +89,10 @@ VALIDATE_QUICK = "validate-quick.json"
 # The notes tree's folders the last notes write left, as raw trees by id, each checked against
 # its id before use (store/notes_tree_cache): the next flush edits them without reading them.
 NOTES_TREES_CACHE = "notes-trees.bin"
+# what that result was put together from, each skill's findings and name and each reference
+# source's warnings, beside the fingerprint's stat data (commands/validate_base): the result
+# after a few edits, with only the changed skills checked again (commands/validate_delta)
+VALIDATE_BASE = "validate-base.json"
 
 _read_only = False
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from gitcurator.config import Config
 from gitcurator.library import SkillsRepo
@@ -21,6 +22,15 @@ from gitcurator.skills.document import SkillLocation, find_skills
 from gitcurator.skills.files import FileTree
 
 
+@dataclass(slots=True)
+class KeptWarnings:
+    """What a whole library's warnings were found with, for commands/validate_delta: each
+    source file's warnings (those with none left out) and the absorbed names."""
+
+    by_source: dict[str, tuple[Finding, ...]] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)
+
+
 def worktree_reference_findings(
     repo: SkillsRepo,
     tree: FileTree,
@@ -28,11 +38,13 @@ def worktree_reference_findings(
     changed: Collection[str] | None = None,
     config: Config | None = None,
     memo: SkillMemo | None = None,
+    kept: KeptWarnings | None = None,
 ) -> list[Finding]:
     """Warnings for references to archived, absorbed or absent skills; with `only`, those
     written in files under these paths; with `changed` (the staged change, for the hook),
     those written in the files it adds or edits, so a commit costs what it changes. With
-    `memo`, a file's candidates are remembered by its blob id."""
+    `memo`, a file's candidates are remembered by its blob id; `kept` hears each source
+    file's warnings and the absorbed names (with `memo`)."""
     config = config or repo.config
     layout = old = None
     if memo is None:
@@ -53,6 +65,8 @@ def worktree_reference_findings(
 
     records = ledger.load_notes(repo.store).records
     aliases = {n: r.absorbed_into for n, r in records.items() if r.absorbed_into}
+    if kept is not None:
+        kept.aliases = aliases
 
     def load(path: str) -> bytes | None:
         return None if path in tree.links else tree.load(path).data
@@ -62,7 +76,10 @@ def worktree_reference_findings(
         return reference_findings(
             graph_from(sources, found, locations, aliases), locations, aliases
         )
-    return _by_source(sources, load, locations, aliases, config, memo, layout, old)
+    by_source = _by_source(sources, load, locations, aliases, config, memo, layout, old)
+    if kept is not None:
+        kept.by_source = {path: mine for path, mine in by_source.items() if mine}
+    return [f for path in sorted(by_source) for f in by_source[path]]
 
 
 def _sources(
@@ -91,11 +108,12 @@ def _by_source(
     memo: SkillMemo,
     layout: Layout,
     old: Layout | None,
-) -> list[Finding]:
+) -> dict[str, tuple[Finding, ...]]:
     """The warnings source file by source file: a file whose content did not change since a
     run over the same listing (the same skills, names and folders), with the same absorbed
     names and globs, has the warnings it had; the others are scanned. A warning is written in
-    its source file, and the graph orders them by file, so joining them keeps the order."""
+    its source file, and the graph orders them by file, so joining them by path keeps the
+    order."""
     layout.refs_key = repr((sorted(aliases.items()), list(config.reference_files)))
     known = old.refs if old is not None and old.refs_key == layout.refs_key else {}
     found: dict[str, tuple[Finding, ...]] = {}
@@ -109,16 +127,26 @@ def _by_source(
             layout.refs[str(key)] = found[src.path] = hit
     if todo:
         candidates = {src.path: _candidates(src.path, load, memo) for src in todo}
-        fresh = reference_findings(
-            graph_from(todo, candidates, locations, aliases), locations, aliases
-        )
-        for src in todo:
-            mine = tuple(f for f in fresh if f.path == src.path)
-            found[src.path] = mine
-            key = _content_key(memo, src.path)  # after reading: the content that was scanned
+        for path, mine in source_warnings(todo, candidates, locations, aliases).items():
+            found[path] = mine
+            key = _content_key(memo, path)  # after reading: the content that was scanned
             if key is not None:
                 layout.refs[key] = mine
-    return [f for path in sorted(found) for f in found[path]]
+    return found
+
+
+def source_warnings(
+    sources: Sequence[Source],
+    candidates: Mapping[str, list[Candidate] | str],
+    locations: Sequence[SkillLocation],
+    aliases: Mapping[str, str],
+) -> dict[str, tuple[Finding, ...]]:
+    """Each of `sources`' warnings (path -> its own, in the graph's order), given each one's
+    candidates: what one file holds does not depend on any other file's content."""
+    fresh = reference_findings(
+        graph_from(sources, candidates, locations, aliases), locations, aliases
+    )
+    return {src.path: tuple(f for f in fresh if f.path == src.path) for src in sources}
 
 
 def _content_key(memo: SkillMemo, path: str) -> str | None:

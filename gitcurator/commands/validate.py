@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gitcurator.commands.library_notes import hidden_notes
-from gitcurator.commands.validate_quick import cache_key, quick_result, save_quick
+from gitcurator.commands.validate_base import BaseFacts, save_base
+from gitcurator.commands.validate_quick import cache_key, quick_look, save_quick
 from gitcurator.config import CONFIG_FILE, Config, parse_config
 from gitcurator.errors import EXIT_FAILURE, EXIT_OK, NotARepository, UsageError
 from gitcurator.library import SkillsRepo, open_repo
@@ -30,6 +31,7 @@ from gitcurator.store.worktree_stat import StatTree, stat_worktree
 
 if TYPE_CHECKING:
     from gitcurator.commands.validate_cache import ValidateCache
+    from gitcurator.skills.check_memo import Summary
 
 MISSING_SKILL_MD = f"Missing required file: {SKILL_FILE}"
 
@@ -112,9 +114,15 @@ def _check_repo(
     # Before any stat: records made from what is seen below are stamped with it.
     started_ns, seen = time.time_ns(), Seen()
     if only is None and not staged:
-        quick = quick_result(repo.store, folder, key, strict, seen)
-        if quick is not None:
-            return quick
+        look = quick_look(repo.store, folder, key, strict, seen)
+        if look is not None and look.result is not None:
+            return look.result
+        if look is not None:  # only the work tree moved: checked where it moved, if it can be
+            from gitcurator.commands.validate_delta import delta_result
+
+            delta = delta_result(repo, look, folder, key, strict, started_ns)
+            if delta is not None:
+                return delta
     # The full path's caches and checks: not imported when the quick answer holds.
     from gitcurator.commands.validate_cache import ValidateCache, read_cache
 
@@ -208,10 +216,11 @@ def _check_worktree(
         _keep_quick(repo, cache, scan, (strict, notes), cache.final[1])
         return cache.final[1]
     # Imported only when something is checked: an unchanged library does not pay for them.
-    from gitcurator.commands.reference_warnings import worktree_reference_findings
+    from gitcurator.commands.reference_warnings import KeptWarnings, worktree_reference_findings
     from gitcurator.skills.nested_repos import nested_findings
 
     tree, memo = scan.tree, memo_of(cache, scan.contents)
+    own: list[Summary] = []
     result = check_tree(
         tree,
         skills_dir=config.skills_dir,
@@ -220,14 +229,30 @@ def _check_worktree(
         only=selected,
         progress=progress,
         memo=memo,
+        facts=own,
     )
     nested = nested_findings(scan.nested, selected)
-    refs = worktree_reference_findings(repo, tree, selected, memo=memo)
+    kept = KeptWarnings()
+    refs = worktree_reference_findings(repo, tree, selected, memo=memo, kept=kept)
     result = replace(result, findings=(*result.findings, *nested, *refs))
     final = (library_digest(scan, notes, strict), result) if whole else None
     save_cache(cache, memo, scan.records, whole=whole, final=final)
     if whole:
-        _keep_quick(repo, cache, scan, (strict, notes), result)
+        ignores = tuple(scan.records.ignores)
+        facts = BaseFacts(
+            tuple(own),
+            tuple(
+                s
+                for s in memo.discover(tree.paths, config.skills_dir, config.include)[0]
+                if s.archived
+            ),
+            tuple(nested),
+            kept.by_source,
+            kept.aliases,
+            ignores,
+            tuple(sorted(set(ignores).difference(tree.paths))),
+        )
+        _keep_quick(repo, cache, scan, (strict, notes), result, facts)
     return result
 
 
@@ -237,13 +262,17 @@ def _keep_quick(
     scan: StatTree,
     computed_with: tuple[bool, bytes | None],
     result: CheckResult,
+    facts: BaseFacts | None = None,
 ) -> None:
     """The whole library's result, computed with (strict, the notes commit), kept for the
-    next run's quick answer, where the walk can vouch for every entry it saw."""
+    next run's quick answer, where the walk can vouch for every entry it saw; with the
+    `facts` it was put together from, for the next run's delta."""
     strict, notes = computed_with
     fingerprint = print_of(scan, cache.started_ns)
     if fingerprint is None:
         return
+    if facts is not None:
+        save_base(cache.folder, cache.key, fingerprint, facts)
     depends_on = (scan.records.sources, scan.records.nested_key)
     save_quick(
         repo.store,

@@ -3,10 +3,10 @@
 statefiles.VALIDATE_QUICK holds the last whole-library result beside a fingerprint of the
 work tree it was found on (store/worktree_fingerprint: every folder's and file's stat data),
 what else that result follows from (the ignore rules' stat data, HEAD's tree and the index's
-stat for nested repositories, the notes commit, `strict`), and the cache key (gitcurator's
-version, the rules', the config's digest). When all of that is as it was, the result is
-returned without reading the per-file records or checking anything; otherwise the caller
-takes the full path (commands/validate_cache).
+submodule links for nested repositories, the notes commit, `strict`), and the cache key
+(gitcurator's version, the rules', the config's digest). When all of that is as it was, the
+result is returned without reading the per-file records or checking anything; otherwise the
+caller takes the full path (commands/validate_cache).
 
 Every state file is a header line (format, key, the body's SHA-1) and the body's JSON; one
 that is missing, truncated, edited, linked or foreign is ignored, never trusted.
@@ -18,6 +18,8 @@ import contextlib
 import hashlib
 import json
 import os
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,14 +31,14 @@ from gitcurator.skills.check_tree import CheckResult
 from gitcurator.skills.document import SkillLocation
 from gitcurator.statefiles import VALIDATE_QUICK, open_regular, write_cache
 from gitcurator.store.notes import notes_commit
-from gitcurator.store.worktree_fingerprint import Seen, TreePrint, live_digest
+from gitcurator.store.worktree_fingerprint import Seen, TreePrint, digest_of, live_stats
 from gitcurator.store.worktree_stat import nested_key
 from gitcurator.store.worktree_walk import ignore_sources
 
 if TYPE_CHECKING:
     from gitcurator.store.repository import Store
 
-FORMAT = 2
+FORMAT = 3
 _MAX_BYTES = 512 * 1024 * 1024
 DAMAGE = (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError)
 
@@ -47,11 +49,33 @@ def cache_key(config: str) -> str:
     return f"{__version__}/{RULES_VERSION}/{digest}"
 
 
+@dataclass(frozen=True, slots=True)
+class QuickLook:
+    """The quick file's body when all the last result follows from but the work tree held,
+    the folders and files it covers with each one's stat now, and the result if those are
+    unchanged too (None: commands/validate_delta may still answer from what changed)."""
+
+    doc: dict[str, object]
+    dirs: tuple[str, ...]
+    files: tuple[str, ...]
+    ctimes: list[int]
+    texts: list[str]
+    result: CheckResult | None
+
+
 def quick_result(
     store: Store, folder: Path, key: str, strict: bool, seen: Seen | None = None
 ) -> CheckResult | None:
     """The last whole-library result, if the work tree and all it follows from are unchanged;
     `seen` hears the stats taken, for a full walk to take over when they are not."""
+    look = quick_look(store, folder, key, strict, seen)
+    return None if look is None else look.result
+
+
+def quick_look(
+    store: Store, folder: Path, key: str, strict: bool, seen: Seen | None = None
+) -> QuickLook | None:
+    """quick_result's look at the work tree, kept for a delta when the answer is not it."""
     with contextlib.suppress(*DAMAGE):
         doc = read_state(folder / VALIDATE_QUICK, key)
         if doc["strict"] is not strict or doc["notes"] != _hex(notes_commit(store)):
@@ -59,9 +83,11 @@ def quick_result(
         if doc["sources"] != ignore_sources(store) or doc["nested_key"] != nested_key(store):
             return None
         dirs, files = _names(doc["dirs"]), _names(doc["files"])
-        if live_digest(str(store.root), dirs, files, seen) != doc["print"]:
+        got = live_stats(str(store.root), dirs, files, seen)
+        if got is None:
             return None
-        return final_of(doc["final"])
+        same = digest_of(*got) == doc["print"]
+        return QuickLook(doc, dirs, files, *got, final_of(doc["final"]) if same else None)
     return None
 
 
@@ -147,22 +173,53 @@ def final_of(value: object) -> CheckResult:
     """A whole-library result as final_doc wrote it (TypeError when it has another shape)."""
     if not isinstance(value, dict):
         raise TypeError("not a result")
-    checked = [location_of(v) for v in value["checked"]]
+    checked = _locations_of(value["checked"])
     findings = tuple(finding_of(f) for f in value["findings"])
     ignored, hidden = value["ignored"], value["hidden"]
     if not all(type(p) is str for p in (*ignored, *hidden)):
         raise TypeError("not a path")
-    return CheckResult(tuple(checked), findings, tuple(ignored), tuple(hidden))
+    return CheckResult(checked, findings, tuple(ignored), tuple(hidden))
 
 
 def final_doc(result: CheckResult) -> dict[str, object]:
     """A whole-library result as JSON data."""
     return {
-        "checked": [location_doc(s) for s in result.checked],
+        "checked": _locations_doc(result.checked),
         "findings": [finding_doc(f) for f in result.findings],
         "ignored": list(result.ignored),
         "hidden": list(result.hidden),
     }
+
+
+def _locations_doc(found: Sequence[SkillLocation]) -> dict[str, object]:
+    # Each field of 10,000 skills as one NUL-joined string (no path holds a NUL): read back
+    # in a third of the time a list per skill takes.
+    return {
+        "count": len(found),
+        "folders": "\0".join(s.folder for s in found),
+        "skill_mds": "\0".join(s.skill_md for s in found),
+        "archived": "".join("1" if s.archived else "0" for s in found),
+        "skills_dirs": "\0".join(s.skills_dir for s in found),
+    }
+
+
+def _locations_of(value: object) -> tuple[SkillLocation, ...]:
+    if not isinstance(value, dict) or type(value["count"]) is not int:
+        raise TypeError("not skills")
+    count = value["count"]
+    if count == 0:
+        return ()
+    fields = [value[k] for k in ("folders", "skill_mds", "skills_dirs")]
+    archived = value["archived"]
+    if not all(type(f) is str for f in (*fields, archived)):
+        raise TypeError("not skills")
+    folders, skill_mds, skills_dirs = (f.split("\0") for f in fields)
+    if not len(folders) == len(skill_mds) == len(skills_dirs) == len(archived) == count:
+        raise TypeError("not skills")
+    if archived.strip("01"):
+        raise TypeError("not skills")
+    flags = [a == "1" for a in archived]
+    return tuple(map(SkillLocation, folders, skill_mds, flags, skills_dirs))
 
 
 def location_of(value: object) -> SkillLocation:

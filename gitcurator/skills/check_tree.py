@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from gitcurator.progress import NO_PROGRESS, Progress, counted
-from gitcurator.skills.check_memo import SkillMemo
+from gitcurator.skills.check_memo import SkillMemo, Summary
 from gitcurator.skills.check_skill import (
     Finding,
     duplicate_names,
@@ -68,10 +68,13 @@ def check_tree(
     only: Sequence[str] | None = None,
     progress: Progress = NO_PROGRESS,
     memo: SkillMemo | None = None,
+    facts: list[Summary] | None = None,
 ) -> CheckResult:
     """Validate the live skills of `tree` (or those `only` names) and their names across it;
     `progress` hears how many skills are read. With `memo`, a skill whose folder holds what
-    it held when last checked is not checked again (skills/check_memo)."""
+    it held when last checked is not checked again (skills/check_memo). `facts` hears each
+    live skill's own findings (none outside the selection) and name, in the result's order
+    of skills: what `tree_findings` joins again."""
     if memo is None:
         found, hidden = discover_skills(tree.paths, skills_dir, include)
     else:
@@ -86,6 +89,7 @@ def check_tree(
     findings: list[Finding] = []
     names: list[tuple[str, str]] = []
     for loc in counted(live, "validating skills", progress):
+        own: tuple[Finding, ...] = ()
         if loc.folder in chosen:
             own, name = check_one(tree, loc, strict, repo_paths, memo)
             findings.extend(own)
@@ -99,9 +103,20 @@ def check_tree(
         if memo:
             memo.remember_name(loc, name)
         names.append((name, loc.skill_md))
-    findings.extend(f for f in duplicate_names(names) if _folder_of(f.path) in chosen)
+        if facts is not None:
+            facts.append((own, name))
+    dups = [f for f in duplicate_names(names) if _folder_of(f.path) in chosen]
+    return CheckResult(
+        tuple(selected), tree_findings(findings, dups), tuple(ignored), tuple(hidden)
+    )
+
+
+def tree_findings(own: Iterable[Finding], duplicates: Iterable[Finding]) -> tuple[Finding, ...]:
+    """The skills' own findings (in the order of the skills) and the duplicate-name errors
+    as check_tree reports them: by path and line, errors first, else in that order."""
+    findings = [*own, *duplicates]
     findings.sort(key=lambda f: (f.path, f.line or 0, f.level != "error"))
-    return CheckResult(tuple(selected), tuple(findings), tuple(ignored), tuple(hidden))
+    return tuple(findings)
 
 
 def check_one(

@@ -9,8 +9,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
-
 # Named here too, as every caller has always imported them (explicit re-exports).
 from gitcurator.skills.folder_names import SKILL_FILE as SKILL_FILE
 from gitcurator.skills.folder_names import SKILL_FILE_LOWER as SKILL_FILE_LOWER
@@ -24,9 +22,8 @@ _NOT_HIDDEN = frozenset({ARCHIVE_DIR, ".git"})
 MAX_SKILL_MD_BYTES = 1024 * 1024
 
 _FENCE = re.compile(r"^---[ \t]*$")
-# libyaml's loader parses frontmatter ~8x faster than the pure-Python one: it decides whether
-# validating a library of thousands of skills takes seconds or tens of seconds.
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# PyYAML is imported where a SKILL.md is parsed or written, not with this module: a command
+# answered from its caches (`validate` of an unchanged library) never needs its 20-40 ms.
 # What PyYAML raises, besides YAMLError, for text it parses but cannot build into values (found
 # by bench/fuzz_parsers.py): a date 2026-02-30 or year 0 and an integer past Python's digit
 # limit (ValueError), `!!float ''` (IndexError), `!!timestamp x` (AttributeError), nesting past
@@ -119,8 +116,13 @@ def parse_skill_md(data: bytes) -> SkillDoc:
     if end is None:
         message = "frontmatter is not closed: no line of '---' after the first"
         raise SkillParseError(message, 1, "unclosed")
+    import yaml
+
+    # libyaml's loader parses frontmatter ~8x faster than the pure-Python one: it decides
+    # whether validating a library of thousands of skills takes seconds or tens of seconds.
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        data_doc = yaml.load("\n".join(lines[1:end]), Loader=_YAML_LOADER)
+        data_doc = yaml.load("\n".join(lines[1:end]), Loader=loader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         # libyaml marks errors at the end of the stream one line past the frontmatter.
@@ -146,6 +148,8 @@ def parse_skill_md(data: bytes) -> SkillDoc:
 
 def render_skill_md(frontmatter: dict[str, Any], body: str) -> str:
     """A SKILL.md text from frontmatter and body (the inverse of parse_skill_md)."""
+    import yaml
+
     head = yaml.safe_dump(frontmatter, sort_keys=False, allow_unicode=True, width=100)
     if "\x85" in head:
         # libyaml writes U+0085 (NEL) raw inside a quoted scalar and reads it back as a line

@@ -12,9 +12,10 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
+if TYPE_CHECKING:
+    import yaml
 
 MAX_NAME_LENGTH = 64
 MAX_DESCRIPTION_LENGTH = 1024
@@ -345,6 +346,8 @@ class FrontmatterSource:
         keys = _KEY_LINE.findall(self.text)
         if len(keys) == len(set(keys)):
             return []
+        import yaml  # here, not at the top: see skills/document
+
         # The line scan can be fooled by flow collections spread over lines; YAML's own view
         # of the top-level mapping decides.
         composed = [k.value for k, _ in self._pairs if isinstance(k, yaml.ScalarNode)]
@@ -356,6 +359,8 @@ class FrontmatterSource:
 
     def scalar_text(self, key: str) -> str:
         """The source text of top-level scalar `key` (`~`, `123`, or "" when empty)."""
+        import yaml
+
         for k, value in reversed(self._pairs):
             if isinstance(k, yaml.ScalarNode) and k.value == key:
                 return str(value.value) if isinstance(value, yaml.ScalarNode) else ""
@@ -371,6 +376,8 @@ class FrontmatterSource:
 
     @functools.cached_property
     def _pairs(self) -> list[tuple[yaml.Node, yaml.Node]]:
+        import yaml
+
         loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
         try:
             node = yaml.compose(self.text, Loader=loader)

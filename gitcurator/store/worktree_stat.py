@@ -23,6 +23,7 @@ from gitcurator import timeutil
 from gitcurator.skills.document import SKILL_FILE, SKILL_FILE_LOWER, VENV_MARKER
 from gitcurator.skills.files import MAX_LOADED_BYTES, FileEntry, FileTree
 from gitcurator.store.index import open_index
+from gitcurator.store.index_gitlinks import index_gitlinks
 from gitcurator.store.objects import EXEC_MODE, FILE_MODE, LINK_MODE
 from gitcurator.store.paths import git_path
 from gitcurator.store.worktree import nested_repositories
@@ -83,8 +84,8 @@ def stat_worktree(
 ) -> StatTree:
     """The files `git add -A` would see, read through the records `old` holds; the new
     records are stamped `started_ns` (taken before anything was looked at). `seen` are
-    folders' ctimes and files' lstat results (by absolute path) taken since `started_ns`,
-    used instead of a stat again (worktree_fingerprint.live_digest's)."""
+    folders' ctimes and files' lstat results (by repo-relative path) taken since `started_ns`,
+    used instead of a stat again (worktree_fingerprint.live_stats's)."""
     ctimes, lstats = seen or ({}, {})
     sources = ignore_sources(store)
     limit = old.recorded_ns - timeutil.RACY_NS
@@ -105,7 +106,7 @@ def stat_worktree(
     known = old.files
 
     def load(path: str) -> FileEntry:
-        entry, sha, sig = _read_hashed(where[path], path)
+        entry, sha, sig = read_hashed(where[path], path)
         if sha is not None:
             result.contents[path] = (sha, sig[4])
             fresh.files[path] = f"{_text(sig)} {sha}"
@@ -115,7 +116,7 @@ def stat_worktree(
     for full, rel in walk.files:
         where[rel] = full
         try:
-            st = lstats.get(full) or os.lstat(full)
+            st = lstats.get(rel) or os.lstat(full)
         except OSError:
             continue  # gone since the walk: reading it reports that
         result.seen[rel] = st
@@ -201,16 +202,11 @@ def _nested(store: Store, walk: Walk, old: WorktreeRecords) -> tuple[list[str], 
 
 def nested_key(store: Store) -> list[object]:
     """What the nested repositories depend on besides the folders: HEAD's tree id and the
-    index file's stat data ([mtime, ctime, size, inode], [] without one)."""
+    index's submodule links (NUL-joined: by content, so a `git status` or `git add` that
+    rewrites the index without changing its links keeps the key)."""
     head = store.head_commit()
     tree = store.repo[head].tree.decode() if head else ""  # type: ignore[attr-defined]
-    index = os.environ.get("GIT_INDEX_FILE") or store.repo.index_path()
-    try:
-        st = os.stat(index)
-        index_sig: list[int] = [st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino]
-    except OSError:
-        index_sig = []
-    return [tree, index_sig]
+    return [tree, "\0".join(sorted(index_gitlinks(store)))]
 
 
 _MARKERS = (SKILL_FILE, SKILL_FILE_LOWER, VENV_MARKER)
@@ -273,7 +269,7 @@ def _ns(value: object) -> int:
     return int(float(value) * 1_000_000_000) if isinstance(value, (int, float)) else -1
 
 
-def _read_hashed(full: str, rel: str) -> tuple[FileEntry, str | None, list[int]]:
+def read_hashed(full: str, rel: str) -> tuple[FileEntry, str | None, list[int]]:
     """What worktree._read_file reads, the blob id of exactly those bytes (None for a file
     that is no regular file or symlink), and the stat it was read with."""
     st = os.lstat(full)

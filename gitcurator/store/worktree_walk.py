@@ -52,24 +52,18 @@ def walk_folders(
     """Every file `git add -A` would see: ignore rules honoured, `.git` and nested
     repositories left out, a symlink to a folder taken as a file (as git records it).
     `known` are listings recorded at `recorded_ns` by an earlier walk; `ctimes` are folders'
-    ctimes (by absolute path) taken since this run began, used instead of a stat again."""
-    everywhere = has_global_ignores(store)
-    manager: list[IgnoreFilterManager] = []
-
-    def ignore() -> IgnoreFilterManager:
-        if not manager:
-            manager.append(IgnoreFilterManager.from_repo(store.repo))
-        return manager[0]
-
+    ctimes (by repo-relative path, '' for the top) taken since this run began, used instead
+    of a stat again."""
+    everywhere, ignore = has_global_ignores(store), _ignore_rules(store)
     walk = Walk()
     root = str(store.root)
     limit = recorded_ns - timeutil.RACY_NS
     pending: list[tuple[str, str, bool]] = [(root, "", False)]
     while pending:
         dirpath, rel, parent_check = pending.pop()
-        record = _reused(dirpath, known.get(rel) if known else None, limit, ctimes or {})
+        record = _reused(dirpath, rel, known.get(rel) if known else None, limit, ctimes or {})
         if record is None:
-            record = _listing(dirpath, rel, everywhere or parent_check, ignore)
+            record = listing(dirpath, rel, everywhere or parent_check, ignore)
             if record is None:
                 continue  # unreadable, as os.walk passes it over
             if known and rel and os.path.exists(os.path.join(dirpath, ".git")):
@@ -90,24 +84,24 @@ def walk_folders(
 
 
 def _reused(
-    dirpath: str, record: DirRecord | None, limit: int, ctimes: Mapping[str, int]
+    dirpath: str, rel: str, record: DirRecord | None, limit: int, ctimes: Mapping[str, int]
 ) -> DirRecord | None:
     """A recorded listing that still holds, else None."""
     if record is None or record[5]:
         return None
-    mtime = ctimes.get(dirpath) or _mtime(dirpath)
+    mtime = ctimes.get(rel) or _mtime(dirpath)
     if mtime != record[0] or mtime >= limit:
         return None
     nested = record[4]
     assert isinstance(nested, list)
+    prefix = rel + "/" if rel else ""
     for name, seen in nested:
-        path = os.path.join(dirpath, name)
-        if (ctimes.get(path) or _mtime(path)) != seen:
+        if (ctimes.get(prefix + name) or _mtime(os.path.join(dirpath, name))) != seen:
             return None
     return record
 
 
-def _listing(
+def listing(
     dirpath: str, rel: str, inherited: bool, ignore: Callable[[], IgnoreFilterManager]
 ) -> DirRecord | None:
     """One folder as os.walk lists it and walk_worktree keeps it."""
@@ -145,6 +139,32 @@ def _listing(
     linked = linked or any(os.path.islink(os.path.join(dirpath, n)) for n in files)
     has_ignore = int(".gitignore" in filenames)
     return [mtime, int(check), "\0".join(keep), "\0".join(files), nested, int(linked), has_ignore]
+
+
+def relist(store: Store, folders: Mapping[str, bool]) -> dict[str, DirRecord] | None:
+    """Each folder (repo-relative, '' for the top) listed now as walk_folders lists it, given
+    whether ignore rules applied in its parent folder (None when one cannot be read)."""
+    everywhere, ignore = has_global_ignores(store), _ignore_rules(store)
+    root = str(store.root)
+    found = {}
+    for rel, parent_check in folders.items():
+        record = listing(f"{root}/{rel}" if rel else root, rel, everywhere or parent_check, ignore)
+        if record is None:
+            return None
+        found[rel] = record
+    return found
+
+
+def _ignore_rules(store: Store) -> Callable[[], IgnoreFilterManager]:
+    """The repository's ignore rules, read when first asked for (most walks never ask)."""
+    manager: list[IgnoreFilterManager] = []
+
+    def ignore() -> IgnoreFilterManager:
+        if not manager:
+            manager.append(IgnoreFilterManager.from_repo(store.repo))
+        return manager[0]
+
+    return ignore
 
 
 def names(joined: object) -> list[str]:
