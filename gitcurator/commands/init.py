@@ -71,7 +71,7 @@ def _remember_what_was_read(
         sha, mode = entries[loc.skill_md]
         blob = sha.decode()
         if mode != LINK_MODE:
-            data = scan.batch.objects[sha].as_raw_string()
+            data = scan.blobs[sha]
             names[blob] = parsed[blob] if blob in parsed else frontmatter_name(data)
     remember(store, tree, {p: sha.decode() for p, (sha, _mode) in entries.items()}, names)
 

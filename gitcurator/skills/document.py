@@ -11,6 +11,8 @@ from typing import Any
 
 import yaml
 
+from gitcurator.skills.plain_frontmatter import plain_mapping
+
 SKILL_FILE = "SKILL.md"
 SKILL_FILE_LOWER = "skill.md"
 ARCHIVE_DIR = ".archive"
@@ -119,7 +121,9 @@ def parse_skill_md(data: bytes) -> SkillDoc:
         message = "frontmatter is not closed: no line of '---' after the first"
         raise SkillParseError(message, 1, "unclosed")
     try:
-        data_doc = yaml.load("\n".join(lines[1:end]), Loader=_YAML_LOADER)
+        data_doc = plain_mapping(lines[1:end])
+        if data_doc is None:
+            data_doc = yaml.load("\n".join(lines[1:end]), Loader=_YAML_LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         # libyaml marks errors at the end of the stream one line past the frontmatter.

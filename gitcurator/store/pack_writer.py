@@ -1,10 +1,15 @@
 """New objects written as one pack and its index in a single pass, as `git index-pack` would
-find them: whole objects (no deltas), zlib level 1 (git's own for loose objects).
+find them: whole objects (no deltas), zlib level 1 (git's own for loose objects,
+core.looseCompression; a pack of git's own would be level 6 and ~2% smaller, 1.5x slower).
 
 dulwich's add_objects writes a pack, then reads every object back to index it and check
 its chains (6 s for the 30,000 objects of a 10,000-skill `init`); here each object is
 compressed once and its offset and CRC kept as it is written. The pack is complete on disk
 (synced) before its index appears, and git and dulwich only use a pack with an index.
+
+Objects come as dulwich objects (`write_pack`) or raw (`write_raw_pack`: type, binary id and
+content, for a caller that hashed them itself and holds no ShaFile), and a caller may hand
+over objects it compressed already.
 """
 
 from __future__ import annotations
@@ -16,11 +21,10 @@ import os
 import struct
 import tempfile
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from dulwich.objects import ShaFile
-from dulwich.pack import write_pack_index
 
 from gitcurator.errors import StoreError
 
@@ -32,9 +36,24 @@ if TYPE_CHECKING:
 LOOSE_BELOW = 100
 
 
+# (type number, binary id, raw content): an object as the pack holds it.
+RawObject = tuple[int, bytes, bytes]
+
+
 def write_pack(store: Store, objects: Iterable[ShaFile]) -> None:
     """Store `objects` in the repository: one new pack, or loose files when there are fewer
     than LOOSE_BELOW (nothing when there are none)."""
+    write_raw_pack(
+        store,
+        [(obj.type_num, binascii.unhexlify(obj.id), obj.as_raw_string()) for obj in objects],
+    )
+
+
+def write_raw_pack(
+    store: Store, objects: Iterable[RawObject], deflated: Mapping[bytes, bytes] | None = None
+) -> None:
+    """write_pack for raw objects; `deflated` holds, by binary id, the zlib stream of any
+    object already compressed (it is written as it is)."""
     todo = list(objects)
     if not todo:
         return
@@ -48,10 +67,10 @@ def write_pack(store: Store, objects: Iterable[ShaFile]) -> None:
             # read; `git gc` packs loose objects. The single pass below writes SHA-1 packs, so
             # another object format also goes through dulwich (each file written atomically).
             pack_dir = objects_dir
-            for obj in todo:
-                store.repo.object_store.add_object(obj)
+            for type_num, _sha, raw in todo:
+                store.repo.object_store.add_object(ShaFile.from_raw_string(type_num, raw))
             return
-        _write_pack(pack_dir, todo)
+        _write_pack(pack_dir, todo, deflated or {})
     except OSError as exc:
         # A read-only or full object store: the caller's work is not lost (no ref moved,
         # the journal is kept), and the message says where and why.
@@ -62,17 +81,17 @@ def write_pack(store: Store, objects: Iterable[ShaFile]) -> None:
     store.repo.object_store.packs  # noqa: B018  (reading it makes dulwich see the new pack)
 
 
-def _write_pack(pack_dir: str, todo: list[ShaFile]) -> None:
+def _write_pack(pack_dir: str, todo: list[RawObject], deflated: Mapping[bytes, bytes]) -> None:
     """Write `todo` as pack and index into `pack_dir`: temp files, synced, then renamed."""
     os.makedirs(pack_dir, exist_ok=True)
     fd, tmp_pack = tempfile.mkstemp(dir=pack_dir, prefix="tmp_pack_")
     try:
-        entries, checksum = _write_pack_data(fd, todo)
+        entries, checksum = _write_pack_data(fd, todo, deflated)
         name = os.path.join(pack_dir, "pack-" + checksum.hex())
         fd_idx, tmp_idx = tempfile.mkstemp(dir=pack_dir, prefix="tmp_idx_")
         try:
             with os.fdopen(fd_idx, "wb") as f:
-                write_pack_index(f, sorted(entries), checksum, version=2)
+                f.write(_index_v2(sorted(entries), checksum))
                 f.flush()
                 os.fsync(f.fileno())
             os.chmod(tmp_pack, 0o444)
@@ -87,27 +106,67 @@ def _write_pack(pack_dir: str, todo: list[ShaFile]) -> None:
         raise
 
 
-def _write_pack_data(fd: int, objects: list[ShaFile]) -> tuple[list[tuple[bytes, int, int]], bytes]:
+def _write_pack_data(
+    fd: int, objects: list[RawObject], deflated: Mapping[bytes, bytes]
+) -> tuple[list[tuple[bytes, int, int]], bytes]:
     """The pack file's bytes; each object's (binary id, offset, CRC32), the pack's checksum."""
-    digest = hashlib.sha1()
     entries: list[tuple[bytes, int, int]] = []
+    head = b"PACK" + struct.pack(">II", 2, len(objects))
+    records = [head]
+    offset = len(head)
+    crc32, compress = zlib.crc32, zlib.compress
+    for type_num, sha, raw in objects:
+        stream = deflated.get(sha)
+        if stream is None:
+            stream = compress(raw, 1)
+        header = _object_header(type_num, len(raw))
+        entries.append((sha, offset, crc32(stream, crc32(header))))
+        records.append(header)
+        records.append(stream)
+        offset += len(header) + len(stream)
+    data = b"".join(records)
+    checksum = hashlib.sha1(data).digest()
     with os.fdopen(fd, "wb") as f:
-        head = b"PACK" + struct.pack(">II", 2, len(objects))
-        f.write(head)
-        digest.update(head)
-        offset = len(head)
-        for obj in objects:
-            raw = obj.as_raw_string()
-            record = _object_header(obj.type_num, len(raw)) + zlib.compress(raw, 1)
-            entries.append((binascii.unhexlify(obj.id), offset, zlib.crc32(record)))
-            f.write(record)
-            digest.update(record)
-            offset += len(record)
-        checksum = digest.digest()
+        f.write(data)
         f.write(checksum)
         f.flush()
         os.fsync(f.fileno())
     return entries, checksum
+
+
+def _index_v2(entries: list[tuple[bytes, int, int]], pack_checksum: bytes) -> bytes:
+    """A version-2 pack index of the sorted `entries`, byte for byte what dulwich's
+    write_pack_index_v2 writes (and git's index-pack), in one piece rather than a write per
+    field (0.27 s for 40,000 objects)."""
+    fan_out = [0] * 256
+    for sha, _offset, _crc in entries:
+        fan_out[sha[0]] += 1
+    total = 0
+    for i, count in enumerate(fan_out):
+        total += count
+        fan_out[i] = total
+    offsets: list[int] = []
+    large: list[int] = []
+    for _sha, offset, _crc in entries:
+        if offset < 2**31:
+            offsets.append(offset)
+        else:  # past 2 GiB: an index into the table of 8-byte offsets
+            offsets.append(2**31 + len(large))
+            large.append(offset)
+    n = len(entries)
+    body = b"".join(
+        [
+            b"\377tOc",
+            struct.pack(">L", 2),
+            struct.pack(">256L", *fan_out),
+            b"".join([sha for sha, _offset, _crc in entries]),
+            struct.pack(f">{n}L", *[crc for _sha, _offset, crc in entries]),
+            struct.pack(f">{n}L", *offsets),
+            struct.pack(f">{len(large)}Q", *large),
+            pack_checksum,
+        ]
+    )
+    return body + hashlib.sha1(body).digest()
 
 
 def _object_header(type_num: int, size: int) -> bytes:

@@ -7,10 +7,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from dulwich.index import IndexEntry
+from dulwich.index import Index, IndexEntry
 from support.repos import git
 
-from gitcurator.store import Store, index
+from gitcurator.store import Store, index, staging
 
 
 def test_git_s_temporary_index_is_the_one_read(
@@ -45,3 +45,40 @@ def test_stat_data_tells_an_untouched_file(lib: Path, store: Store) -> None:
     assert index.stat_unchanged(entry, os.lstat(path))
     path.write_text(path.read_text() + "more\n")
     assert not index.stat_unchanged(entry, os.lstat(path))
+
+
+def _dulwich_bytes(written: Index, tmp: Path) -> bytes:
+    copy = Index(tmp / "dulwich-index", read=False, version=written._version)
+    copy._extensions = written._extensions
+    for name, entry in written.items():
+        copy[name] = entry
+    copy.write()
+    return (tmp / "dulwich-index").read_bytes()
+
+
+def test_a_plain_index_is_written_as_dulwich_writes_it(
+    lib: Path, store: Store, tmp_path: Path
+) -> None:
+    (lib / "long").mkdir()
+    for n in range(1, 20):  # every padding length
+        (lib / "long" / ("n" * n)).write_text(f"{n}\n")
+    scan = staging.scan_worktree(store)
+    staging.commit_scan(store, scan, "all")
+    ours = (lib / ".git" / "index").read_bytes()
+    assert ours == _dulwich_bytes(Index(lib / ".git" / "index"), tmp_path)
+    assert git("status", "--porcelain", cwd=lib).stdout == ""
+
+
+def test_an_index_with_more_than_entries_is_left_to_dulwich(lib: Path, store: Store) -> None:
+    git("config", "index.version", "4", cwd=lib)
+    git("add", "-A", cwd=lib)
+    git("update-index", "--index-version", "4", cwd=lib)
+    opened = index.open_index(store)
+    assert index._plain_index_bytes(opened) is None
+    index.write_cached_index(store, opened)
+    assert (lib / ".git" / "index").read_bytes()[4:8] == b"\0\0\0\x04"
+    assert git("status", "--porcelain", cwd=lib).stdout == ""
+    git("update-index", "--index-version", "2", cwd=lib)
+    git("update-index", "--assume-unchanged", "alpha/SKILL.md", cwd=lib)
+    flagged = index.open_index(store)
+    assert index._plain_index_bytes(flagged) is None  # a flag dulwich keeps
