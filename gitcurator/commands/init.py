@@ -195,7 +195,8 @@ def _first_commit(store: Store, created: bool, verify: bool, progress: Progress)
     _remember_what_was_read(repo, scan, commit, skills, parsed)
     refresh_names_cache(repo, progress)
     verb = "created" if created else "initialised"
-    nested = nested_notes(store)
+    # HEAD is the scan, which holds no submodule link (a nested repository is left out).
+    nested = nested_notes(store, head_links=())
     return Result(
         text=f"{verb} skills repository {store.root} (branch {store.head_branch()})\n"
         f"committed {plural(len(live), 'skill')}; validation: "
