@@ -11,6 +11,7 @@ from __future__ import annotations
 import binascii
 import hashlib
 import os
+import pickle
 import stat
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -20,6 +21,7 @@ from dulwich.object_store import commit_tree_changes
 from dulwich.objects import Blob, ObjectID, Tree
 from dulwich.refs import Ref
 
+from gitcurator import forked
 from gitcurator.errors import StoreError
 from gitcurator.progress import NO_PROGRESS, Progress, counted
 from gitcurator.skills.document import has_ancestor_in
@@ -96,12 +98,27 @@ def _stage_file(full: str, rel: str, blobs: Blobs) -> StagedFile:
         data = os.fsencode(os.readlink(full))
         mode = LINK_MODE
     else:
-        with open(full, "rb") as f:
-            data = f.read()
+        data = _read_all(full, st.st_size)
         mode = EXEC_MODE if st.st_mode & 0o111 else FILE_MODE
     sha = blob_id(data)
     blobs[sha] = data
     return StagedFile(rel, mode, sha, st)
+
+
+def _read_all(full: str, size: int) -> bytes:
+    """The file's bytes to its end, in one read when it still has the size its stat gave:
+    three system calls, where open() and read() make seven (20,000 files: ~0.1 s)."""
+    fd = os.open(full, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        data = os.read(fd, size + 1)
+        if len(data) <= size:
+            return data  # a short read of a file is its end
+        chunks = [data]  # it grew since its stat: read on to its end
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def _blob_objects(files: list[StagedFile], blobs: Blobs) -> list[RawObject]:
@@ -115,11 +132,53 @@ def scan_worktree(store: Store, progress: Progress = NO_PROGRESS) -> WorktreeSca
     `progress` hears how many files are read."""
     blobs: Blobs = {}
     found = list(walk_worktree(store))
-    files = [
-        _stage_file(full, rel, blobs) for full, rel in counted(found, "reading files", progress)
-    ]
+    # Many files: a forked child reads and hashes every other one on another core.
+    child = _second_reader(found[::2]) if len(found) > _SHARED_ABOVE else None
+    try:
+        files = [
+            _stage_file(full, rel, blobs)
+            for at, (full, rel) in enumerate(counted(found, "reading files", progress))
+            if child is None or at % 2
+        ]
+        if child is not None:
+            theirs = _unpickled(child.result())
+            child = None
+            if theirs is None:  # it failed: its share is read here
+                files += [_stage_file(full, rel, blobs) for full, rel in found[::2]]
+            else:
+                for staged, data in theirs:
+                    files.append(staged)
+                    blobs[staged.sha] = data
+    finally:
+        if child is not None:  # an interrupt or a failure here: the child is stopped
+            child.stop()
     files.sort(key=lambda f: f.path)
     return WorktreeScan(files, blobs)
+
+
+# Above this many files a second reader saves more than its fork costs.
+_SHARED_ABOVE = 5000
+
+
+def _second_reader(share: list[tuple[str, str]]) -> forked.Child | None:
+    """A child staging `share`, when another core may (None: this process reads it all)."""
+    if (os.cpu_count() or 1) < 2 or not forked.can_fork():
+        return None
+
+    def staged() -> bytes:
+        contents: Blobs = {}
+        files = [_stage_file(full, rel, contents) for full, rel in share]
+        return pickle.dumps([(f, contents[f.sha]) for f in files], pickle.HIGHEST_PROTOCOL)
+
+    return forked.start(staged)
+
+
+def _unpickled(data: bytes | None) -> list[tuple[StagedFile, bytes]] | None:
+    """What a second reader staged (None if it failed)."""
+    if not data:
+        return None
+    staged: list[tuple[StagedFile, bytes]] = pickle.loads(data)  # our own fork, a private pipe
+    return staged
 
 
 def scan_tree(scan: WorktreeScan) -> FileTree:
