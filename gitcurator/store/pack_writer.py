@@ -116,45 +116,49 @@ def _write_pack_data(
     fd: int, objects: list[RawObject], deflated: Mapping[bytes, bytes]
 ) -> tuple[list[tuple[bytes, int, int]], bytes]:
     """The pack file's bytes; each object's (binary id, offset, CRC32), the pack's checksum."""
-    deflated = _compressed_in_two(objects, deflated)
+    ready = _compressed_in_two(objects, deflated)
     entries: list[tuple[bytes, int, int]] = []
-    head = b"PACK" + struct.pack(">II", 2, len(objects))
-    records = [head]
-    offset = len(head)
-    crc32, compress = zlib.crc32, zlib.compress
-    for type_num, sha, raw in objects:
-        stream = deflated.get(sha)
-        if stream is None:
-            stream = compress(raw, 1)
-        header = _object_header(type_num, len(raw))
-        entries.append((sha, offset, crc32(stream, crc32(header))))
-        records.append(header)
-        records.append(stream)
-        offset += len(header) + len(stream)
-    data = b"".join(records)
-    checksum = hashlib.sha1(data).digest()
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
+    digest = hashlib.sha1()
+    with os.fdopen(fd, "wb", buffering=1 << 20) as f:
+        head = b"PACK" + struct.pack(">II", 2, len(objects))
+        f.write(head)
+        digest.update(head)
+        offset = len(head)
+        crc32, compress, write, update = zlib.crc32, zlib.compress, f.write, digest.update
+        for type_num, sha, raw in objects:
+            # Each stream let go once written: a 100,000-skill pack is not held twice.
+            stream = ready.pop(sha, None) or compress(raw, 1)
+            header = _object_header(type_num, len(raw))
+            entries.append((sha, offset, crc32(stream, crc32(header))))
+            write(header)
+            write(stream)
+            update(header)
+            update(stream)
+            offset += len(header) + len(stream)
+        checksum = digest.digest()
         f.write(checksum)
         f.flush()
         os.fsync(f.fileno())
     return entries, checksum
 
 
+_Stream = bytes | memoryview  # a zlib stream, or a view of one in what a child handed back
+
+
 def _compressed_in_two(
     objects: list[RawObject], deflated: Mapping[bytes, bytes]
-) -> Mapping[bytes, bytes]:
+) -> dict[bytes, _Stream]:
     """`deflated` with half of the objects it lacks compressed by a forked child, when they
     are many and another core may take them (else `deflated` as it is: the rest are
     compressed as the pack is written)."""
-    todo = [(sha, raw) for _type, sha, raw in objects if sha not in deflated]
+    done: dict[bytes, _Stream] = dict(deflated)
+    todo = [(sha, raw) for _type, sha, raw in objects if sha not in done]
     if len(todo) < _SHARED_ABOVE or (os.cpu_count() or 1) < 2 or not forked.can_fork():
-        return deflated
+        return done
     # Every other object, so both halves hold as many of each kind (trees cost half a blob).
     theirs = todo[::2]
     child = forked.start(lambda: _streams([raw for _sha, raw in theirs]))
     try:
-        done = dict(deflated)
         for sha, raw in todo[1::2]:
             done[sha] = zlib.compress(raw, 1)
         data = child.result()
@@ -173,17 +177,18 @@ def _streams(raws: list[bytes]) -> bytes:
     return struct.pack(f">{len(streams)}L", *map(len, streams)) + b"".join(streams)
 
 
-def _split(data: bytes, count: int) -> list[bytes] | None:
-    """The `count` streams _streams joined (None if `data` does not hold them)."""
+def _split(data: bytes, count: int) -> list[memoryview] | None:
+    """Views of the `count` streams _streams joined (None if `data` does not hold them)."""
     if len(data) < 4 * count:
         return None
     lengths = struct.unpack_from(f">{count}L", data)
     if 4 * count + sum(lengths) != len(data):
         return None
+    view = memoryview(data)
     out = []
     at = 4 * count
     for length in lengths:
-        out.append(data[at : at + length])
+        out.append(view[at : at + length])
         at += length
     return out
 
