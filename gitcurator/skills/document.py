@@ -14,6 +14,7 @@ from gitcurator.skills.folder_names import SKILL_FILE as SKILL_FILE
 from gitcurator.skills.folder_names import SKILL_FILE_LOWER as SKILL_FILE_LOWER
 from gitcurator.skills.folder_names import SKIPPED_DIRS as SKIPPED_DIRS
 from gitcurator.skills.folder_names import VENV_MARKER as VENV_MARKER
+from gitcurator.skills.plain_frontmatter import plain_mapping
 
 ARCHIVE_DIR = ".archive"
 # Dot-folders whose SKILL.md files are not skills anyone lost: retired ones, git's storage.
@@ -122,7 +123,9 @@ def parse_skill_md(data: bytes) -> SkillDoc:
     # whether validating a library of thousands of skills takes seconds or tens of seconds.
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        data_doc = yaml.load("\n".join(lines[1:end]), Loader=loader)
+        data_doc = plain_mapping(lines[1:end])
+        if data_doc is None:
+            data_doc = yaml.load("\n".join(lines[1:end]), Loader=loader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         # libyaml marks errors at the end of the stream one line past the frontmatter.

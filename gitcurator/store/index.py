@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import binascii
+import hashlib
 import os
 import struct
 import weakref
@@ -9,7 +11,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from dulwich.errors import ChecksumMismatch
-from dulwich.file import FileLocked
+from dulwich.file import FileLocked, GitFile
 from dulwich.index import Index, IndexEntry
 from dulwich.objects import ObjectID
 
@@ -58,10 +60,95 @@ def write_cached_index(store: Store, index: Index) -> None:
     """Write an index got from cached_index, keeping it cached (LockLeft if its lock is
     taken)."""
     try:
-        index.write()
+        data = _plain_index_bytes(index)
+        if data is None:
+            index.write()
+        else:
+            _write_file(index, data)
     except FileLocked as exc:
         raise lock_left(exc) from None
     _CACHED[store] = (index, _file_signature(index))
+
+
+def entry_from_stat(st: os.stat_result, sha: ObjectID, mode: int) -> IndexEntry:
+    """The index entry of a file staged with this stat data (dulwich's
+    index_entry_from_stat, without its checks: a third of its cost at 20,000 files)."""
+    ctime, mtime = st.st_ctime_ns, st.st_mtime_ns
+    return IndexEntry(
+        ctime=(ctime // 1_000_000_000, ctime % 1_000_000_000),
+        mtime=(mtime // 1_000_000_000, mtime % 1_000_000_000),
+        dev=st.st_dev,
+        ino=st.st_ino,
+        mode=mode,
+        uid=st.st_uid,
+        gid=st.st_gid,
+        size=st.st_size,
+        sha=sha,
+        flags=0,
+        extended_flags=0,
+    )
+
+
+_ENTRY = struct.Struct(">LLLLLLLLLL20sH")
+_NAME_MASK = 0xFFF
+
+
+def _plain_index_bytes(index: Index) -> bytes | None:
+    """The file dulwich's Index.write writes, for a plain index (version 2, SHA-1, no
+    extensions, no flags, one stage per path), built in one piece: dulwich writes it a field
+    at a time (0.25 s at 20,000 entries). None for any other index: dulwich writes that."""
+    if (
+        index._version not in (None, 2)
+        or index._extensions
+        or index._skip_hash
+        or index._object_format.oid_length != 20
+    ):
+        return None
+    parts = [b"DIRC", struct.pack(">LL", 2, len(index._byname))]
+    pack, unhexlify = _ENTRY.pack, binascii.unhexlify
+    try:
+        for name in sorted(index._byname):
+            e = index._byname[name]
+            if (
+                not isinstance(e, IndexEntry)
+                or e.flags
+                or e.extended_flags
+                or len(name) >= _NAME_MASK
+                or not isinstance(e.ctime, tuple)
+                or not isinstance(e.mtime, tuple)
+            ):
+                return None
+            parts.append(
+                pack(
+                    *e.ctime,
+                    *e.mtime,
+                    e.dev & 0xFFFFFFFF,
+                    e.ino & 0xFFFFFFFF,
+                    e.mode,
+                    e.uid,
+                    e.gid,
+                    e.size,
+                    unhexlify(e.sha),
+                    len(name),
+                )
+            )
+            # The name, then NULs (at least one) to the next multiple of 8 bytes.
+            parts.append(name + b"\0" * (8 - (62 + len(name)) % 8))
+    except (struct.error, binascii.Error, TypeError, ValueError):
+        return None  # a value dulwich would refuse: it says so
+    body = b"".join(parts)
+    return body + hashlib.sha1(body).digest()
+
+
+def _write_file(index: Index, data: bytes) -> None:
+    """Replace the index file with `data` through its lock file, as Index.write does."""
+    f = GitFile(index.path, "wb", shared_perm=index._shared_perm)
+    try:
+        f.write(data)
+    except BaseException:
+        f.abort()
+        raise
+    f.close()
 
 
 def _file_signature(index: Index) -> tuple[int, ...]:

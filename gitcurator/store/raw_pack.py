@@ -15,21 +15,13 @@ from __future__ import annotations
 
 import binascii
 import hashlib
-import os
 import struct
 import zlib
-from typing import IO, TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from dulwich.objects import ObjectID, ShaFile
 
-from gitcurator.store.pack_writer import (
-    LOOSE_BELOW,
-    PackWritten,
-    install_pack,
-    object_header,
-    unwritable,
-    write_pack,
-)
+from gitcurator.store.pack_writer import write_raw_pack
 from gitcurator.store.stale_locks import clears_stale_object_locks
 
 if TYPE_CHECKING:
@@ -72,41 +64,9 @@ class RawBatch:
     @clears_stale_object_locks
     def store_in(self, store: Store) -> None:
         """Write every held object into the repository: one pack, or loose when few."""
-        if len(self.objects) < LOOSE_BELOW or store.repo.object_format.oid_length != 20:
-            write_pack(
-                store,
-                [
-                    ShaFile.from_raw_string(t, raw, ObjectID(sha))
-                    for sha, (t, raw) in self.objects.items()
-                ],
-            )
-            return
-        pack_dir = os.path.join(os.fspath(store.repo.object_store.path), "pack")
-        try:
-            _write_pack(pack_dir, self.objects)
-        except OSError as exc:
-            raise unwritable(pack_dir, exc) from None
-        store.repo.object_store.packs  # noqa: B018  (reading it makes dulwich see the new pack)
-
-
-def _write_pack(pack_dir: str, objects: dict[bytes, tuple[int, bytes]]) -> None:
-    install_pack(pack_dir, lambda f: _write_data(f, objects))
-
-
-def _write_data(f: IO[bytes], objects: dict[bytes, tuple[int, bytes]]) -> PackWritten:
-    """The pack's bytes into `f`, in one write; its index entries and checksum."""
-    entries: list[tuple[bytes, int, int]] = []
-    parts = [b"PACK" + struct.pack(">II", 2, len(objects))]
-    offset = len(parts[0])
-    for sha, (type_num, raw) in objects.items():
-        record = object_header(type_num, len(raw)) + _deflated(raw)
-        entries.append((binascii.unhexlify(sha), offset, zlib.crc32(record)))
-        parts.append(record)
-        offset += len(record)
-    data = b"".join(parts)
-    checksum = hashlib.sha1(data).digest()
-    f.write(data + checksum)
-    return entries, checksum
+        raws = [(t, binascii.unhexlify(sha), raw) for sha, (t, raw) in self.objects.items()]
+        small = {binsha: _deflated(raw) for _t, binsha, raw in raws if len(raw) <= STORED_UP_TO}
+        write_raw_pack(store, raws, small)
 
 
 def _deflated(raw: bytes) -> bytes:

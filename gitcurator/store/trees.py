@@ -77,9 +77,9 @@ def _remember(common: str, tree: TreeId, entries: dict[str, Entry]) -> None:
 def remember_tree_entries(store: Store, tree: TreeId, entries: dict[str, Entry]) -> None:
     """Keep `entries` as tree_entries' listing of `tree`, for a caller that built the tree
     from them (init: reading back the 20,000 trees it just wrote would cost seconds)."""
-    _write_tree_cache(
-        state_folder(Path(store.repo.commondir())) / TREE_CACHE, tree.decode(), entries
-    )
+    common = store.repo.commondir()
+    _write_tree_cache(state_folder(Path(common)) / TREE_CACHE, tree.decode(), entries)
+    _remember(common, tree, entries)  # and this process asks again at once (its names)
 
 
 def _read_tree_cache(path: Path) -> tuple[str | None, dict[str, Entry]]:

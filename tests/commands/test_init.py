@@ -295,3 +295,39 @@ def test_an_init_interrupted_during_its_checks_leaves_no_pack_behind(
     pack_dir = lib / ".git" / "objects" / "pack"
     assert not (list(pack_dir.iterdir()) if pack_dir.exists() else [])
     assert not (lib / ".gitcurator.yaml").exists()
+
+
+@pytest.mark.parametrize("walker_fails", [False, True])
+def test_the_nested_repositories_found_beside_the_names_are_the_ones_found_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, walker_fails: bool
+) -> None:
+    from gitcurator.commands import init as init_command
+
+    said = []
+    for beside in (False, True):
+        lib = tmp_path / f"lib-{beside}"
+        write_skill(lib, "plain")
+        for nested in ("cloned", "deep/er"):
+            (lib / nested).mkdir(parents=True)
+            git("init", "-q", cwd=lib / nested)
+        if beside:
+            monkeypatch.setattr(init_command, "_NESTED_BESIDE_ABOVE", 0)
+            monkeypatch.setattr(init_command.os, "cpu_count", lambda: 2)
+            if walker_fails:  # the walker's answer is lost: init walks again itself
+                monkeypatch.setattr(init_command, "nested_notes", _fails_in_a_child(os.getpid()))
+        made = run_cli("init", str(lib))
+        assert made.code == 0, made.err
+        said.append((made.out.replace(str(lib), "@"), made.err.replace(str(lib), "@")))
+    assert said[0] == said[1]
+    assert "not committed: 2 nested repositories" in said[1][0]
+
+
+def _fails_in_a_child(parent: int) -> object:
+    from gitcurator.commands.library_notes import nested_notes
+
+    def notes(*args: object, **kwargs: object) -> object:
+        if os.getpid() != parent:
+            raise RuntimeError("the walker fails")
+        return nested_notes(*args, **kwargs)  # type: ignore[arg-type]
+
+    return notes

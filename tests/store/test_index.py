@@ -7,11 +7,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from dulwich.index import IndexEntry
+from dulwich.index import Index, IndexEntry
 from support.repos import git
 
 from gitcurator.errors import StoreError
-from gitcurator.store import Store, index
+from gitcurator.store import Store, index, staging
 
 
 def test_git_s_temporary_index_is_the_one_read(
@@ -55,3 +55,40 @@ def test_an_index_dulwich_cannot_read_is_named_with_its_fix(lib: Path, store: St
     git("update-index", "--split-index", cwd=lib)
     with pytest.raises(StoreError, match="--no-split-index"):
         index.open_index(store)
+
+
+def _dulwich_bytes(written: Index, tmp: Path) -> bytes:
+    copy = Index(tmp / "dulwich-index", read=False, version=written._version)
+    copy._extensions = written._extensions
+    for name, entry in written.items():
+        copy[name] = entry
+    copy.write()
+    return (tmp / "dulwich-index").read_bytes()
+
+
+def test_a_plain_index_is_written_as_dulwich_writes_it(
+    lib: Path, store: Store, tmp_path: Path
+) -> None:
+    (lib / "long").mkdir()
+    for n in range(1, 20):  # every padding length
+        (lib / "long" / ("n" * n)).write_text(f"{n}\n")
+    scan = staging.scan_worktree(store)
+    staging.commit_scan(store, scan, "all")
+    ours = (lib / ".git" / "index").read_bytes()
+    assert ours == _dulwich_bytes(Index(lib / ".git" / "index"), tmp_path)
+    assert git("status", "--porcelain", cwd=lib).stdout == ""
+
+
+def test_an_index_with_more_than_entries_is_left_to_dulwich(lib: Path, store: Store) -> None:
+    git("config", "index.version", "4", cwd=lib)
+    git("add", "-A", cwd=lib)
+    git("update-index", "--index-version", "4", cwd=lib)
+    opened = index.open_index(store)
+    assert index._plain_index_bytes(opened) is None
+    index.write_cached_index(store, opened)
+    assert (lib / ".git" / "index").read_bytes()[4:8] == b"\0\0\0\x04"
+    assert git("status", "--porcelain", cwd=lib).stdout == ""
+    git("update-index", "--index-version", "2", cwd=lib)
+    git("update-index", "--assume-unchanged", "alpha/SKILL.md", cwd=lib)
+    flagged = index.open_index(store)
+    assert index._plain_index_bytes(flagged) is None  # a flag dulwich keeps

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zlib
 from pathlib import Path
 
 import pytest
@@ -9,8 +10,8 @@ from dulwich.objects import Blob, Tree
 from support.read_only import refuse_opening_in
 from support.repos import git, note_key, run_cli
 
-from gitcurator.store import Store
-from gitcurator.store.pack_writer import LOOSE_BELOW, write_pack
+from gitcurator.store import Store, pack_writer
+from gitcurator.store.pack_writer import LOOSE_BELOW, write_pack, write_raw_pack
 
 
 def test_a_written_pack_is_read_by_git_and_dulwich(lib: Path, store: Store) -> None:
@@ -63,3 +64,58 @@ def test_a_read_only_pack_folder_is_a_clear_error_and_loses_no_event(
     assert run_cli("flush", cwd=repo).code == 0, "the event waited for a writable store"
     key = note_key(repo, "pdf-extract")
     assert '"use_count": 1' in git("notes", "--ref=gitcurator", "show", key, cwd=repo).stdout
+
+
+def test_the_pack_index_is_dulwich_s_byte_for_byte() -> None:
+    import io
+    import random
+
+    from dulwich.pack import write_pack_index_v2
+
+    rng = random.Random(15)
+    entries = sorted(
+        (rng.randbytes(20), rng.randrange(2**31), rng.randrange(2**32)) for _ in range(3000)
+    )
+    entries += [(b"\xff" * 20, 2**31 + 5, 7)]  # past 2 GiB: the table of 8-byte offsets
+    checksum = rng.randbytes(20)
+    theirs = io.BytesIO()
+    write_pack_index_v2(theirs, entries, checksum)
+    assert pack_writer._index_v2(entries, checksum) == theirs.getvalue()
+
+
+def test_raw_objects_and_streams_compressed_ahead_are_written_as_given(
+    lib: Path, store: Store
+) -> None:
+    blobs = [Blob.from_string(b"raw %d\n" % i) for i in range(LOOSE_BELOW + 1)]
+    raw = [(3, bytes.fromhex(b.id.decode()), b.as_raw_string()) for b in blobs]
+    first = raw[0][1]
+    ahead = {first: zlib.compress(raw[0][2], 0)}  # stored: what the writer would not make
+    assert ahead[first] != zlib.compress(raw[0][2], 1)
+    write_raw_pack(store, raw, ahead)
+    for blob in blobs:
+        shown = git("cat-file", "-p", blob.id.decode(), cwd=lib).stdout
+        assert shown == blob.as_raw_string().decode()
+    assert git("fsck", "--strict", cwd=lib).returncode == 0
+    pack = next((lib / ".git" / "objects" / "pack").glob("*.pack")).read_bytes()
+    assert ahead[first] in pack
+
+
+@pytest.mark.parametrize("child_fails", [False, True])
+def test_a_big_pack_compressed_on_two_cores_is_the_same_pack(
+    lib: Path, store: Store, monkeypatch: pytest.MonkeyPatch, child_fails: bool
+) -> None:
+    blobs = [Blob.from_string(b"shared %d\n" % i * (i % 7 + 1)) for i in range(300)]
+    raw = [(3, bytes.fromhex(b.id.decode()), b.as_raw_string()) for b in blobs]
+    alone = pack_writer._compressed_in_two(raw, {})
+    assert alone == {}, "few objects: no second compressor"
+    monkeypatch.setattr(pack_writer, "_SHARED_ABOVE", 0)
+    monkeypatch.setattr(pack_writer.os, "cpu_count", lambda: 2)
+    if child_fails:  # the parent then compresses the child's share itself
+        monkeypatch.setattr(pack_writer, "_streams", lambda raws: b"\0" * 3)
+    shared = pack_writer._compressed_in_two(raw, {})
+    assert len(shared) == (150 if child_fails else 300)
+    assert all(zlib.compress(data, 1) == shared[sha] for _t, sha, data in raw if sha in shared)
+    write_raw_pack(store, raw)
+    assert git("fsck", "--strict", cwd=lib).returncode == 0
+    shown = git("cat-file", "-p", blobs[-1].id.decode(), cwd=lib).stdout
+    assert shown == blobs[-1].as_raw_string().decode()

@@ -67,3 +67,32 @@ def test_the_branch_moving_meanwhile_is_refused(
     with pytest.raises(StoreError, match="the branch moved while gitcurator was committing"):
         staging.commit_new_file(store, "x.md", b"x\n", "x")
     assert rev(lib, "HEAD") == before
+
+
+@pytest.mark.parametrize("reader_fails", [False, True])
+def test_a_scan_read_on_two_cores_is_the_scan_read_on_one(
+    lib: Path, store: Store, monkeypatch: pytest.MonkeyPatch, reader_fails: bool
+) -> None:
+    (lib / "beta" / "run.sh").write_text("#!/bin/sh\n")
+    (lib / "beta" / "run.sh").chmod(0o755)
+    (lib / "beta" / "link").symlink_to("run.sh")
+    alone = staging.scan_worktree(store)
+    monkeypatch.setattr(staging, "_SHARED_ABOVE", 0)
+    monkeypatch.setattr(staging.os, "cpu_count", lambda: 2)
+    if reader_fails:  # what the child staged cannot come back: this process reads its share
+        monkeypatch.setattr(staging.pickle, "dumps", lambda *args: 1 / 0)
+    shared = staging.scan_worktree(store)
+    assert [(f.path, f.mode, f.sha) for f in shared.files] == [
+        (f.path, f.mode, f.sha) for f in alone.files
+    ]
+    assert shared.blobs == alone.blobs and len(alone.files) > 4
+    assert [f.stat.st_ino for f in shared.files] == [f.stat.st_ino for f in alone.files]
+
+
+def test_a_file_that_grows_while_it_is_read_is_read_to_its_end(tmp_path: Path) -> None:
+    path = tmp_path / "grows"
+    path.write_bytes(b"x" * 10)
+    path.write_bytes(b"y" * 100_000)  # larger than the size the stat said
+    assert staging._read_all(str(path), 10) == b"y" * 100_000
+    assert staging._read_all(str(path), 100_000) == b"y" * 100_000
+    assert staging._read_all(str(path), 200_000) == b"y" * 100_000

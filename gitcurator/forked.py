@@ -1,0 +1,71 @@
+"""Work done in a forked child process, its result (bytes) read back over a private pipe:
+init's check workers (commands/parallel_checks) and the pack writer's second compressor
+(store/pack_writer) run through it, so a big first commit uses every core.
+
+Plain forks and pipes, not multiprocessing: a Pool's handler threads may fork a replacement
+worker while they hold a lock, and that worker then waits for good. A child never returns
+into the caller: it exits 0 after writing its result, 1 on any failure (its result is then
+None, and the caller does that share itself).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+def can_fork() -> bool:
+    """Whether forking is safe here: POSIX, and no other thread (a server calling in) that
+    might hold a lock the child would then wait on for good."""
+    import threading
+
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+@dataclass(frozen=True, slots=True)
+class Child:
+    """A forked child at work: its pid and the pipe its result comes from."""
+
+    pid: int
+    fd: int
+
+    def result(self) -> bytes | None:
+        """The child's result once it is done (None if it failed); it is reaped and its
+        pipe closed."""
+        with os.fdopen(self.fd, "rb") as pipe:
+            data = pipe.read()
+        _, status = os.waitpid(self.pid, 0)
+        return data if os.waitstatus_to_exitcode(status) == 0 else None
+
+    def stop(self) -> None:
+        """Close the pipe and end the child, not yet reaped (after a failure or an
+        interrupt)."""
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
+        with contextlib.suppress(OSError):
+            os.kill(self.pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError, OSError):
+            os.waitpid(self.pid, 0)
+
+
+def start(work: Callable[[], bytes]) -> Child:
+    """A child running `work`; call result() or stop() on it exactly once."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into the caller
+        code = 1
+        try:
+            os.close(read_end)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            data = work()
+            with os.fdopen(write_end, "wb") as out:
+                out.write(data)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    return Child(pid, read_end)
