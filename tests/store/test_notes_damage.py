@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from support.repos import git
+from support.repos import git, mktree
 
 from gitcurator.errors import StoreError
 from gitcurator.store import ObjectID, Store
@@ -60,14 +60,7 @@ def test_a_keys_folder_naming_a_skill_twice_is_written_clean(lib: Path, store: S
     root = git("ls-tree", NOTES_REF.decode(), cwd=lib).stdout.splitlines()
     lines = [line for line in root if not line.endswith("\tskills")]
     lines.append(f"040000 tree {doubled}\tskills")
-    tree = subprocess.run(
-        ["git", "mktree"],
-        cwd=lib,
-        input="\n".join(lines) + "\n",
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
+    tree = mktree(lib, lines)
     _notes_commit(lib, tree)
     write_notes(store, notes_tip(store), {"two": b'{"version": 1}\n'}, "second\n")
     listed = git("ls-tree", f"{NOTES_REF.decode()}:skills", cwd=lib).stdout.split("\n")

@@ -117,3 +117,16 @@ def corrupt_note(repo: Path, name: str, text: str) -> str:
     key = note_key(repo, name)
     git("notes", "--ref=gitcurator", "add", "-f", "-m", text, key, cwd=repo)
     return key
+
+
+def mktree(repo: Path, lines: list[str]) -> str:
+    """The id of the tree `git mktree` writes from `ls-tree` lines (`mode kind id\\tname`)."""
+    done = subprocess.run(
+        ["git", "mktree"],
+        cwd=repo,
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout.strip()

@@ -5,12 +5,11 @@ aside under unreadable/, which takes the whole-tree path)."""
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 from support.remotes import NOTES, clone, make_remote, sync, usage
-from support.repos import git
+from support.repos import git, mktree
 
 from gitcurator.library import open_store
 from gitcurator.store import notes
@@ -91,23 +90,9 @@ def _fan_out(repo: Path) -> None:
         else:
             root.append(line)
     for folder, entries in folders.items():
-        made = subprocess.run(
-            ["git", "mktree"],
-            cwd=repo,
-            input="\n".join(entries) + "\n",
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
+        made = mktree(repo, entries)
         root.append(f"040000 tree {made}\t{folder}")
-    tree = subprocess.run(
-        ["git", "mktree"],
-        cwd=repo,
-        input="\n".join(root) + "\n",
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
+    tree = mktree(repo, root)
     commit = git("commit-tree", tree, "-p", NOTES, "-m", "fanned out by hand", cwd=repo)
     git("update-ref", NOTES, commit.stdout.strip(), cwd=repo)
 
