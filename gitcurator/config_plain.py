@@ -24,9 +24,14 @@ _EXACT: dict[str, Any] = {"true": True, "false": False, "null": None}
 _NOT_PLAIN = object()
 
 
+_NOT_PLAIN_TEXT = re.compile(r"[^\n\x20-\x7e]")
+
+
 def plain_config(text: str) -> dict[str, Any] | None:
     """What yaml.safe_load reads from `text` if it is in the plain form, else None."""
-    if not text.isascii() or "\t" in text or "\r" in text:
+    # Printable ASCII and newlines only: PyYAML refuses most control characters, and tabs,
+    # \r, \x0b, \x0c and \x1c-\x1f are whitespace to str.strip but not to YAML.
+    if _NOT_PLAIN_TEXT.search(text):
         return None
     doc: dict[str, Any] = {}
     section: dict[str, Any] | None = None

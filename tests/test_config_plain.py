@@ -78,3 +78,16 @@ def test_the_config_init_writes_is_read_plainly() -> None:
 )
 def test_what_is_not_plain_is_left_to_pyyaml(text: str) -> None:
     assert plain_config(text) is None
+
+
+@pytest.mark.parametrize("char", [chr(c) for c in [*range(0, 9), *range(11, 32), 127]])
+@pytest.mark.parametrize("where", ["comment", "value", "key"])
+def test_a_control_character_anywhere_is_left_to_pyyaml(char: str, where: str) -> None:
+    # PyYAML refuses most of them (main said "not valid YAML"); \x0b, \x0c and \x1c-\x1f
+    # are whitespace to str.strip, so a plain reading let them through.
+    text = {
+        "comment": f"# note{char}\ncurator:\n  enabled: true\n",
+        "value": f"curator:\n  enabled: true{char}\n",
+        "key": f"cura{char}tor:\n  enabled: true\n",
+    }[where]
+    assert plain_config(text) is None

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gitcurator.commands.library_notes import hidden_notes
-from gitcurator.commands.validate_base import BaseFacts, save_base
+from gitcurator.commands.validate_base import BaseFacts, pairing_token, save_base
 from gitcurator.commands.validate_quick import cache_key, quick_look, save_quick
 from gitcurator.config import CONFIG_FILE, Config, parse_config
 from gitcurator.errors import EXIT_FAILURE, EXIT_OK, NotARepository, UsageError
@@ -271,8 +271,10 @@ def _keep_quick(
     fingerprint = print_of(scan, cache.started_ns)
     if fingerprint is None:
         return
+    pair = None
     if facts is not None:
-        save_base(cache.folder, cache.key, fingerprint, facts)
+        pair = pairing_token()
+        save_base(cache.folder, cache.key, fingerprint, facts, pair)
     depends_on = (scan.records.sources, scan.records.nested_key)
     save_quick(
         repo.store,
@@ -284,6 +286,7 @@ def _keep_quick(
         result,
         cache.started_ns,
         notes,
+        pair,
     )
 
 

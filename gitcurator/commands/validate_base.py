@@ -57,12 +57,16 @@ class Base:
     facts: BaseFacts
 
 
-def read_base(folder: Path, key: str, digest: str, dirs: int, files: int) -> Base | None:
+def read_base(
+    folder: Path, key: str, digest: str, dirs: int, files: int, pair: object
+) -> Base | None:
     """The base of the quick file whose fingerprint is `digest` (over `dirs` folders and
-    `files` files), if it is whole and made under `key` (TypeError etc. for one of another
-    shape: the caller's DAMAGE)."""
+    `files` files) and whose pairing token is `pair`, if it is whole and made under `key`
+    (TypeError etc. for one of another shape: the caller's DAMAGE)."""
     doc = read_state(folder / VALIDATE_BASE, key)
-    if doc["print"] != digest:
+    # The digest alone would pair a base with another run's quick file of the same tree: two
+    # runs at once, --strict and not (or over other notes), interleaving their two writes.
+    if doc["print"] != digest or type(pair) is not str or doc["pair"] != pair:
         return None
     ctimes, texts, kinds = doc["ctimes"], doc["texts"], doc["kinds"]
     if type(ctimes) is not list or not all(type(c) is int for c in ctimes):
@@ -75,11 +79,19 @@ def read_base(folder: Path, key: str, digest: str, dirs: int, files: int) -> Bas
     return Base(ctimes, lines, kinds, _facts_of(doc))
 
 
-def save_base(folder: Path, key: str, fingerprint: TreePrint, facts: BaseFacts) -> None:
-    """Keep `facts` as the base of the quick file `fingerprint` is written with (before it:
-    until that file is written, this one names a digest no quick file has)."""
+def pairing_token() -> str:
+    """A new token tying a base to the quick file saved with it."""
+    import secrets
+
+    return secrets.token_hex(8)
+
+
+def save_base(folder: Path, key: str, fingerprint: TreePrint, facts: BaseFacts, pair: str) -> None:
+    """Keep `facts` as the base of the quick file `fingerprint` is written with, holding the
+    same token `pair` (before it: until that file is written, no quick file holds it)."""
     doc = {
         "print": fingerprint.digest,
+        "pair": pair,
         "ctimes": list(fingerprint.ctimes),
         "texts": "\n".join(fingerprint.texts),
         "kinds": fingerprint.kinds,

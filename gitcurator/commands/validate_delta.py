@@ -25,7 +25,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gitcurator import timeutil
-from gitcurator.commands.validate_base import Base, BaseFacts, read_base, save_base
+from gitcurator.commands.validate_base import (
+    Base,
+    BaseFacts,
+    pairing_token,
+    read_base,
+    save_base,
+)
 from gitcurator.commands.validate_quick import DAMAGE, QuickLook, final_of, save_quick
 from gitcurator.skills.check_skill import Finding, duplicate_names
 from gitcurator.skills.check_tree import CheckResult, check_one, tree_findings
@@ -51,7 +57,9 @@ def delta_result(
     changed entry is too recent to vouch for."""
     with contextlib.suppress(*DAMAGE):
         doc = look.doc
-        base = read_base(folder, key, str(doc["print"]), len(look.dirs), len(look.files))
+        base = read_base(
+            folder, key, str(doc["print"]), len(look.dirs), len(look.files), doc.get("pair")
+        )
         if base is None:
             return None
         last = final_of(doc["final"])
@@ -68,7 +76,8 @@ def delta_result(
                 tuple(look.texts),
                 base.kinds,
             )
-            save_base(folder, key, fingerprint, facts)
+            pair = pairing_token()
+            save_base(folder, key, fingerprint, facts, pair)
             depends_on = (_list(doc["sources"]), _list(doc["nested_key"]))
             notes = doc["notes"]
             computed_with = None if notes is None else str(notes).encode()
@@ -82,6 +91,7 @@ def delta_result(
                 result,
                 started_ns,
                 computed_with,
+                pair,
             )
         return result
     return None

@@ -101,11 +101,13 @@ def save_quick(
     result: CheckResult,
     started_ns: int,
     notes: bytes | None,
+    pair: str | None = None,
 ) -> None:
     """Keep `result` as the answer while `fingerprint` and `depends_on` (the ignore sources
     and the nested repositories' key the walk used) and the notes commit `notes` it was
-    computed with hold; not when one of those files was changed within a second of
-    `started_ns` (a change in the same clock tick would not show)."""
+    computed with hold, with the token `pair` of the base saved with it; not when one of
+    those files was changed within a second of `started_ns` (a change in the same clock
+    tick would not show)."""
     sources, nested = depends_on
     limit = started_ns - timeutil.RACY_NS
     sigs = [s for s in (*sources, *nested) if isinstance(s, list)]
@@ -121,6 +123,7 @@ def save_quick(
         "dirs": "\0".join(fingerprint.dirs),
         "files": "\0".join(fingerprint.files),
         "print": fingerprint.digest,
+        "pair": pair,
         "final": final_doc(result),
     }
     write_state(folder / VALIDATE_QUICK, key, doc)

@@ -433,3 +433,21 @@ def test_a_submodule_link_staged_is_seen(tmp_path: Path, trusting: None) -> None
     warm = _answers(repo)
     assert "nested-repository" in warm[1][1]
     assert warm == _cold(repo)
+
+
+def test_a_base_saved_by_a_run_in_another_mode_is_not_used(
+    tmp_path: Path, trusting: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two runs at once on one tree, --strict and not, interleaving their two writes: the
+    # plain run's base under the strict run's quick file (the same fingerprint) answered a
+    # later --strict run with the plain findings (a warning where cold says error).
+    repo = _library(tmp_path / "lib")
+    assert run_cli("validate", "-C", str(repo)).code in (0, 1)
+    plain_base = (_state(repo) / VALIDATE_BASE).read_bytes()
+    run_cli("validate", "--strict", "-C", str(repo))
+    (_state(repo) / VALIDATE_BASE).write_bytes(plain_base)
+    _tick()
+    rename_to_collide(repo)
+    spy = Spy(monkeypatch)
+    assert _answers(repo) == _cold(repo)
+    assert spy.delta == 0
