@@ -25,24 +25,33 @@ def can_fork() -> bool:
     return hasattr(os, "fork") and threading.active_count() == 1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Child:
     """A forked child at work: its pid and the pipe its result comes from."""
 
     pid: int
     fd: int
+    reaped: bool = False
 
     def result(self) -> bytes | None:
         """The child's result once it is done (None if it failed); it is reaped and its
-        pipe closed."""
-        with os.fdopen(self.fd, "rb") as pipe:
-            data = pipe.read()
-        _, status = os.waitpid(self.pid, 0)
+        pipe closed. An interrupt while waiting stops it first, so it never runs on."""
+        try:
+            with os.fdopen(self.fd, "rb") as pipe:
+                data = pipe.read()
+            _, status = os.waitpid(self.pid, 0)
+        except BaseException:
+            self.stop()
+            raise
+        self.reaped = True
         return data if os.waitstatus_to_exitcode(status) == 0 else None
 
     def stop(self) -> None:
-        """Close the pipe and end the child, not yet reaped (after a failure or an
-        interrupt)."""
+        """End the child and reap it (after a failure or an interrupt); nothing once it is
+        reaped, as its pid may be another process's by then."""
+        if self.reaped:
+            return
+        self.reaped = True
         with contextlib.suppress(OSError):
             os.close(self.fd)
         with contextlib.suppress(OSError):

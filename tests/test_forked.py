@@ -49,3 +49,34 @@ def test_no_fork_beside_another_thread() -> None:
     finally:
         release.set()
         other.join()
+
+
+def test_an_interrupt_while_waiting_stops_the_child() -> None:
+    # init's nested-repository walker ran on after an interrupt and wrote into the .git the
+    # undo had removed.
+    import signal
+
+    child = forked.start(lambda: time.sleep(30) or b"")
+
+    def interrupt(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 0.2)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            child.result()
+    finally:
+        signal.signal(signal.SIGALRM, old)
+    assert child.reaped
+    with pytest.raises(ChildProcessError):
+        os.waitpid(child.pid, os.WNOHANG)  # already reaped: no such child
+
+
+def test_a_reaped_child_is_not_signalled_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    child = forked.start(lambda: b"done")
+    assert child.result() == b"done"
+    killed: list[int] = []
+    monkeypatch.setattr(forked.os, "kill", lambda pid, sig: killed.append(pid))
+    child.stop()  # its pid may be another process's by now
+    assert killed == []

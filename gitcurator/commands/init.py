@@ -219,8 +219,10 @@ def _first_commit(store: Store, created: bool, verify: bool, progress: Progress)
         repo = SkillsRepo(store, config or Config())
         _remember_what_was_read(repo, scan, commit, skills, parsed)
         refresh_names_cache(repo, progress)
-        child, walker = walker, None  # reaped by _nested_found: no longer ours to signal
-        nested = _nested_found(store, child)
+        # Ours until it is reaped: an interrupt while waiting on it must stop it, or it
+        # would write its record into the .git the undo removes.
+        nested = _nested_found(store, walker)
+        walker = None
     finally:
         if walker is not None:  # a failure or an interrupt above: the walker is stopped
             walker.stop()

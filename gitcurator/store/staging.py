@@ -108,17 +108,32 @@ def _stage_file(full: str, rel: str, blobs: Blobs) -> StagedFile:
 def _read_all(full: str, size: int) -> bytes:
     """The file's bytes to its end, in one read when it still has the size its stat gave:
     three system calls, where open() and read() make seven (20,000 files: ~0.1 s)."""
-    fd = os.open(full, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        fd = os.open(full, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+    except OSError as exc:
+        raise _changed(full, exc) from None
     try:
         data = os.read(fd, size + 1)
-        if len(data) <= size:
-            return data  # a short read of a file is its end
-        chunks = [data]  # it grew since its stat: read on to its end
+        if len(data) == size:
+            return data
+        # Shorter: it shrank, or one read gave less (Linux stops at 2 GiB - 4 KiB, FUSE and
+        # network file systems earlier). Longer: it grew. Either way, read on to its end.
+        chunks = [data]
         while chunk := os.read(fd, 1 << 20):
             chunks.append(chunk)
         return b"".join(chunks)
+    except OSError as exc:
+        raise _changed(full, exc) from None
     finally:
         os.close(fd)
+
+
+def _changed(full: str, exc: OSError) -> StoreError:
+    """A file gone, or turned into a folder or a link, between the walk and its read."""
+    return StoreError(
+        f"cannot read {full} ({exc.strerror or exc}): it changed while it was being read "
+        "(removed, or replaced by a folder or a link); run this again"
+    )
 
 
 def _blob_objects(files: list[StagedFile], blobs: Blobs) -> list[RawObject]:
@@ -146,9 +161,11 @@ def scan_worktree(store: Store, progress: Progress = NO_PROGRESS) -> WorktreeSca
             if theirs is None:  # it failed: its share is read here
                 files += [_stage_file(full, rel, blobs) for full, rel in found[::2]]
             else:
-                for staged, data in theirs:
+                handed, left = theirs
+                for staged, data in handed:
                     files.append(staged)
                     blobs[staged.sha] = data
+                files += [_stage_file(full, rel, blobs) for full, rel in left]
     finally:
         if child is not None:  # an interrupt or a failure here: the child is stopped
             child.stop()
@@ -167,18 +184,38 @@ def _second_reader(share: list[tuple[str, str]]) -> forked.Child | None:
 
     def staged() -> bytes:
         contents: Blobs = {}
-        files = [_stage_file(full, rel, contents) for full, rel in share]
-        return pickle.dumps([(f, contents[f.sha]) for f in files], pickle.HIGHEST_PROTOCOL)
+        # Large files are left to the parent: handed over, each would be held three times
+        # there at once (the pickle, the copy it makes, the scan's).
+        small = [(full, rel) for full, rel in share if _size(full) <= _HANDED_UP_TO]
+        files = [_stage_file(full, rel, contents) for full, rel in small]
+        left = [(full, rel) for full, rel in share if _size(full) > _HANDED_UP_TO]
+        staged = [(f, contents[f.sha]) for f in files]
+        return pickle.dumps((staged, left), pickle.HIGHEST_PROTOCOL)
 
     return forked.start(staged)
 
 
-def _unpickled(data: bytes | None) -> list[tuple[StagedFile, bytes]] | None:
-    """What a second reader staged (None if it failed)."""
+# A second reader hands back files up to this size; larger ones the parent reads itself.
+_HANDED_UP_TO = 1 << 20
+
+
+def _size(full: str) -> int:
+    try:
+        return os.lstat(full).st_size
+    except OSError:
+        return 0  # the read says what happened to it
+
+
+def _unpickled(
+    data: bytes | None,
+) -> tuple[list[tuple[StagedFile, bytes]], list[tuple[str, str]]] | None:
+    """What a second reader staged, and the files it left to the parent (None if it
+    failed)."""
     if not data:
         return None
-    staged: list[tuple[StagedFile, bytes]] = pickle.loads(data)  # our own fork, a private pipe
-    return staged
+    handed: tuple[list[tuple[StagedFile, bytes]], list[tuple[str, str]]]
+    handed = pickle.loads(data)  # our own fork, a private pipe
+    return handed
 
 
 def scan_tree(scan: WorktreeScan) -> FileTree:

@@ -185,7 +185,8 @@ def skill_added(repo: Path) -> None:
 
 
 def skill_deleted(repo: Path) -> None:
-    shutil.rmtree(repo / "devops" / "k8s" / "helm-deploy")
+    # ignore_errors: a sequence of edits may delete it twice.
+    shutil.rmtree(repo / "devops" / "k8s" / "helm-deploy", ignore_errors=True)
 
 
 def symlink_out(repo: Path) -> None:

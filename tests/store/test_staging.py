@@ -96,3 +96,51 @@ def test_a_file_that_grows_while_it_is_read_is_read_to_its_end(tmp_path: Path) -
     assert staging._read_all(str(path), 10) == b"y" * 100_000
     assert staging._read_all(str(path), 100_000) == b"y" * 100_000
     assert staging._read_all(str(path), 200_000) == b"y" * 100_000
+
+
+def test_a_read_that_stops_short_is_read_on_to_the_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Linux gives at most 2 GiB - 4 KiB a read (FUSE and network file systems less): a file
+    # of 2.2 GB was committed cut at 2,147,479,552 bytes, and git said nothing.
+    path = tmp_path / "big"
+    path.write_bytes(bytes(range(256)) * 40)
+    real_read = staging.os.read
+    monkeypatch.setattr(staging.os, "read", lambda fd, n: real_read(fd, min(n, 7)))
+    assert staging._read_all(str(path), 256 * 40) == bytes(range(256)) * 40
+
+
+def test_a_file_gone_or_made_a_link_before_its_read_is_named(tmp_path: Path) -> None:
+    gone, link = tmp_path / "gone", tmp_path / "link"
+    link.symlink_to("elsewhere")
+    for path in (gone, link):
+        with pytest.raises(StoreError, match=f"cannot read {path}.*changed while"):
+            staging._read_all(str(path), 10)
+
+
+def test_a_second_reader_leaves_large_files_to_this_process(
+    lib: Path, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (lib / "beta" / "large.bin").write_bytes(b"z" * (staging._HANDED_UP_TO + 1))
+    found = list(staging.walk_worktree(store))
+    large = {rel for full, rel in found[::2] if Path(full).stat().st_size > staging._HANDED_UP_TO}
+    if not large:  # the walk's order put it in this process's half: move it to the other's
+        (lib / "beta" / "large.bin").write_bytes(b"z")
+        (lib / "alpha" / "SKILL.md").write_bytes(b"z" * (staging._HANDED_UP_TO + 1))
+        large = {
+            rel for full, rel in found[::2] if Path(full).stat().st_size > staging._HANDED_UP_TO
+        }
+    assert large
+    alone = staging.scan_worktree(store)
+    monkeypatch.setattr(staging, "_SHARED_ABOVE", 0)
+    monkeypatch.setattr(staging.os, "cpu_count", lambda: 2)
+    handed: list[object] = []
+    real = staging._unpickled
+    monkeypatch.setattr(staging, "_unpickled", lambda data: handed.append(real(data)) or real(data))
+    shared = staging.scan_worktree(store)
+    assert shared.blobs == alone.blobs
+    (result,) = handed
+    assert result is not None
+    small, left = result
+    assert {rel for _full, rel in left} == large
+    assert all(len(data) <= staging._HANDED_UP_TO for _f, data in small)
