@@ -28,7 +28,7 @@ from dulwich.objects import ObjectID
 from dulwich.pack import UnresolvedDeltas
 
 from gitcurator.errors import StoreError
-from gitcurator.store.pack_reader import ObjectTooLarge, pack_entry
+from gitcurator.store.pack_entries import ObjectTooLarge, pack_entry
 from gitcurator.store.pack_writer import PackWritten, install_pack, object_header, unwritable
 
 if TYPE_CHECKING:
