@@ -9,7 +9,6 @@ fetch of the notes ref brings them along.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -17,6 +16,7 @@ from dulwich.index import commit_tree
 from dulwich.objects import Blob, Commit, ObjectID, Tree
 
 from gitcurator.errors import StoreError
+from gitcurator.gitfiles.object_ids import object_hex
 from gitcurator.store.commits import make_commit
 from gitcurator.store.objects import FILE_MODE, TREE_MODE, ObjectBatch
 from gitcurator.store.paths import text_path
@@ -40,8 +40,7 @@ def key_text(name: str) -> bytes:
 
 def key_id(name: str) -> str:
     """The hex object id of a skill's key blob, as `git hash-object` computes it."""
-    data = key_text(name)
-    return hashlib.sha1(b"blob %d\x00" % len(data) + data).hexdigest()
+    return object_hex(BLOB, key_text(name))
 
 
 @dataclass(slots=True)

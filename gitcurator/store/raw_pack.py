@@ -14,32 +14,31 @@ pack_writer, which stores it as loose objects.
 from __future__ import annotations
 
 import binascii
-import hashlib
 import struct
 import zlib
 from typing import TYPE_CHECKING
 
 from dulwich.objects import ObjectID, ShaFile
 
+from gitcurator.gitfiles.object_ids import BLOB as BLOB
+from gitcurator.gitfiles.object_ids import TREE as TREE
+from gitcurator.gitfiles.object_ids import object_hex
 from gitcurator.store.pack_writer import write_raw_pack
 from gitcurator.store.stale_locks import clears_stale_object_locks
 
 if TYPE_CHECKING:
     from gitcurator.store.repository import Store
 
-BLOB, TREE = 3, 2  # git's type numbers
 # Objects up to this size are stored, not compressed: setting up a zlib stream costs 10-50 µs,
 # more than a 200-byte note or a fan-out tree of object ids (which hardly compress) is worth.
 STORED_UP_TO = 16 * 1024
 # A zlib header (deflate, no dictionary; its check bits) and a last stored block's first byte.
 _STORED_HEAD = b"\x78\x01\x01"
-_NAMES = {1: b"commit", 2: b"tree", 3: b"blob", 4: b"tag"}
 
 
 def object_id(type_num: int, raw: bytes) -> ObjectID:
     """The hex id git gives an object of this type and content."""
-    head = b"%s %d\x00" % (_NAMES[type_num], len(raw))
-    return ObjectID(hashlib.sha1(head + raw).hexdigest().encode())
+    return ObjectID(object_hex(type_num, raw).encode())
 
 
 class RawBatch:

@@ -9,7 +9,6 @@ its content in the scan, its tree entry and its index entry.
 from __future__ import annotations
 
 import binascii
-import hashlib
 import os
 import pickle
 import stat
@@ -23,6 +22,7 @@ from dulwich.refs import Ref
 
 from gitcurator import forked
 from gitcurator.errors import StoreError
+from gitcurator.gitfiles.object_ids import BLOB, object_hex
 from gitcurator.progress import NO_PROGRESS, Progress, counted
 from gitcurator.skills.document import has_ancestor_in
 from gitcurator.skills.files import FileEntry, FileTree
@@ -87,9 +87,7 @@ class WorktreeChanges:
 
 def blob_id(data: bytes) -> ObjectID:
     """The id git gives a blob of `data` (`git hash-object`)."""
-    digest = hashlib.sha1(b"blob %d\0" % len(data))
-    digest.update(data)
-    return ObjectID(digest.hexdigest().encode("ascii"))
+    return ObjectID(object_hex(BLOB, data).encode("ascii"))
 
 
 def _stage_file(full: str, rel: str, blobs: Blobs) -> StagedFile:

@@ -28,6 +28,7 @@ from dulwich.objects import ObjectID
 from dulwich.pack import UnresolvedDeltas
 
 from gitcurator.errors import StoreError
+from gitcurator.gitfiles.object_ids import object_digest
 from gitcurator.store.pack_entries import ObjectTooLarge, pack_entry
 from gitcurator.store.pack_writer import PackWritten, install_pack, object_header, unwritable
 
@@ -39,7 +40,6 @@ FAST_LIMIT = 32 * 1024 * 1024
 # And so does a pack whose objects inflate to more than this (deep chains of large files, or a
 # hostile remote's pack of highly compressible bytes).
 HELD_LIMIT = 256 * 1024 * 1024
-_TYPE_NAMES = {1: b"commit", 2: b"tree", 3: b"blob", 4: b"tag"}
 
 
 class DamagedPack(StoreError):
@@ -245,9 +245,7 @@ def _target_size(delta: bytes) -> int:
 
 
 def _name(obj: tuple[int, bytes]) -> bytes:
-    kind, raw = obj
-    header = _TYPE_NAMES[kind] + b" %d\0" % len(raw)
-    return hashlib.sha1(header + raw).digest()
+    return object_digest(*obj)
 
 
 def _write_completed(

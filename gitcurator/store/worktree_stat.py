@@ -10,7 +10,6 @@ remembered are always the same content.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 from collections.abc import Mapping
@@ -20,6 +19,7 @@ from typing import TYPE_CHECKING
 from dulwich.index import IndexEntry
 
 from gitcurator import timeutil
+from gitcurator.gitfiles.object_ids import BLOB, object_hex
 from gitcurator.skills.document import SKILL_FILE, SKILL_FILE_LOWER, VENV_MARKER
 from gitcurator.skills.files import MAX_LOADED_BYTES, FileEntry, FileTree
 from gitcurator.store.index import open_index
@@ -287,6 +287,4 @@ def read_hashed(full: str, rel: str) -> tuple[FileEntry, str | None, list[int]]:
 
 
 def _blob_id(data: bytes) -> str:
-    digest = hashlib.sha1(b"blob %d\0" % len(data))
-    digest.update(data)
-    return digest.hexdigest()
+    return object_hex(BLOB, data)

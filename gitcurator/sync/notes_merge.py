@@ -12,10 +12,10 @@ under `unreadable/` in the notes tree, with a warning.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from gitcurator.gitfiles.object_ids import BLOB, object_hex
 from gitcurator.telemetry.records import UsageRecord, decode_record, merge_records
 
 UNREADABLE = "unreadable/"
@@ -55,7 +55,7 @@ class MergedNotes:
 
 def blob_id(data: bytes) -> str:
     """The git object id of a blob holding `data`."""
-    return hashlib.sha1(b"blob %d\x00" % len(data) + data).hexdigest()
+    return object_hex(BLOB, data)
 
 
 def blobs_needed(local: NotesSide, remote: NotesSide) -> set[str]:
