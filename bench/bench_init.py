@@ -13,7 +13,6 @@ change); then `git fsck --strict` and `git status` after an init.
 
 from __future__ import annotations
 
-import argparse
 import resource
 import statistics
 import subprocess
@@ -21,7 +20,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_validate_init import bench_env, check_git_sees_no_change, fresh_copy, work_dir
+from bench_validate_init import bench_env, check_git_sees_no_change, fresh_copy, library_main
 from figures import Figure, report, run_measured
 from make_library import make_library
 
@@ -66,21 +65,7 @@ def _children_cpu() -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--skills", type=int, default=10_000, help="library size (default 10000)")
-    parser.add_argument("--keep", type=Path, metavar="DIR", help="work in DIR and keep it")
-    parser.add_argument(
-        "--library",
-        type=Path,
-        metavar="DIR",
-        help="a library make_library.py built (of --skills skills), copied instead of generated",
-    )
-    parser.add_argument("--runs", type=int, default=5, help="runs per side (default 5)")
-    args = parser.parse_args()
-    if args.runs < 3:
-        parser.error("--runs: at least 3, for a median and a spread")
-    with work_dir(parser, args.keep) as work:
-        run(work, args.skills, args.library.resolve() if args.library else None, args.runs)
+    library_main(__doc__, run, 5)
 
 
 if __name__ == "__main__":

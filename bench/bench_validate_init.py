@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -183,8 +183,10 @@ def work_dir(parser: argparse.ArgumentParser, keep: Path | None) -> Iterator[Pat
     print(f"kept {keep}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def library_main(doc: str, run: Callable[[Path, int, Path | None, int], None], runs: int) -> None:
+    """A bench's command line: --skills, --keep, --library and --runs (default `runs`, at
+    least 3), then `run(work, skills, library, runs)` in the work folder."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--skills", type=int, default=10_000, help="library size (default 10000)")
     parser.add_argument("--keep", type=Path, metavar="DIR", help="work in DIR and keep it")
     parser.add_argument(
@@ -193,12 +195,16 @@ def main() -> None:
         metavar="DIR",
         help="a library make_library.py built (of --skills skills), copied instead of generated",
     )
-    parser.add_argument("--runs", type=int, default=3, help="runs per figure (default 3)")
+    parser.add_argument("--runs", type=int, default=runs, help=f"runs per figure (default {runs})")
     args = parser.parse_args()
     if args.runs < 3:
         parser.error("--runs: at least 3, for a median and a spread")
     with work_dir(parser, args.keep) as work:
         run(work, args.skills, args.library.resolve() if args.library else None, args.runs)
+
+
+def main() -> None:
+    library_main(__doc__, run, 3)
 
 
 if __name__ == "__main__":

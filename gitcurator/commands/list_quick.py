@@ -44,8 +44,9 @@ from gitcurator.statefiles import (
 from gitcurator.timeutil import utc_now
 
 _FORMAT = 1
-# config.CONFIG_FILE and store.notes.NOTES_REF, spelled here because config.py loads PyYAML
-# and the store dulwich (tests/commands/test_list_quick.py holds them equal).
+# config.CONFIG_FILE and store.notes.NOTES_REF, spelled here because importing config.py
+# loads the skill model and the schemas (0.1 s) and the store dulwich
+# (tests/commands/test_list_quick.py holds them equal).
 CONFIG_FILE = ".gitcurator.yaml"
 NOTES_REF = "refs/notes/gitcurator"
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
