@@ -13,20 +13,39 @@ killed process left), and remotes (remote, remote_url, transport, remote_deadlin
 credentials). Who commits and when is a `Signature` that the shell (`gitcurator.library`)
 reads once and hands to the Store.
 
-Importing this module loads the Store and its values only, not every module, and makes
-dulwich's lock files interrupt-safe (`lock_files.guard_lock_files`) before anything writes.
+Importing this module loads the Store and its values only, not every module (staging's
+values are loaded when first asked for: `from gitcurator.store import WorktreeScan` works as
+before), and makes dulwich's lock files interrupt-safe (`lock_files.guard_lock_files`) before
+anything writes: every write goes through a Store, and this runs before one can be opened.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from dulwich.objects import ObjectID
 
 from gitcurator.store.lock_files import guard_lock_files
 from gitcurator.store.repository import DEFAULT_BRANCH, Store
 from gitcurator.store.signature import Identity, Signature
-from gitcurator.store.staging import StagedFile, WorktreeChanges, WorktreeScan
+
+if TYPE_CHECKING:
+    from gitcurator.store.staging import StagedFile, WorktreeChanges, WorktreeScan
 
 guard_lock_files()
+
+# Imported when first asked for (PEP 562): staging pulls in the index, the work tree walk and
+# the skills model, which a flush or a record's names rebuild never use.
+_FROM_STAGING = frozenset({"StagedFile", "WorktreeChanges", "WorktreeScan"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_STAGING:
+        from gitcurator.store import staging
+
+        return getattr(staging, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "DEFAULT_BRANCH",

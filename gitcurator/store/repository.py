@@ -12,6 +12,7 @@ import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from dulwich.errors import NotGitRepository
 from dulwich.objects import ObjectID
@@ -20,10 +21,12 @@ from dulwich.repo import Repo
 
 from gitcurator.errors import NotARepository
 from gitcurator.progress import NO_PROGRESS, Progress
-from gitcurator.skills.files import FileEntry, FileTree
-from gitcurator.store import index, objects, pack_reader, staging, trees, worktree
+from gitcurator.store import pack_reader
 from gitcurator.store.signature import Signature
-from gitcurator.store.staging import WorktreeChanges, WorktreeScan
+
+if TYPE_CHECKING:
+    from gitcurator.skills.files import FileEntry, FileTree
+    from gitcurator.store.staging import WorktreeChanges, WorktreeScan
 
 DEFAULT_BRANCH = "main"
 
@@ -148,66 +151,98 @@ class Store:
             return None
 
     # -- the façade: each hands over to the module that owns the concept ------------------
+    # Each imported where it is called: opening a Store (a flush, a record's rebuild) needs
+    # none of them, and staging, the index and the work tree cost a quarter of its imports.
 
     def walk_worktree(self) -> Iterator[tuple[str, str]]:
         """(absolute path, repo-relative path) of every file `git add -A` would see."""
+        from gitcurator.store import worktree
+
         return worktree.walk_worktree(self)
 
     def nested_repositories(self, head_links: Iterable[str] | None = None) -> list[str]:
         """Folders left out of every commit because each is a repository of its own
         (`head_links`: HEAD's submodule links, when the caller knows them)."""
+        from gitcurator.store import worktree
+
         return worktree.nested_repositories(self, head_links)
 
     def head_links(self) -> list[str]:
         """The submodule links (mode 160000) of HEAD's tree, sorted."""
+        from gitcurator.store import worktree
+
         return worktree.head_links_of(self)
 
     def worktree_tree(self) -> FileTree:
         """The work tree as a FileTree; files are read when a check asks for them."""
+        from gitcurator.store import worktree
+
         return worktree.worktree_tree(self)
 
     def scan_worktree(self, progress: Progress = NO_PROGRESS) -> WorktreeScan:
         """Stage every file `git add -A` would, as blobs held in memory until committed."""
+        from gitcurator.store import staging
+
         return staging.scan_worktree(self, progress)
 
     def scan_tree(self, scan: WorktreeScan) -> FileTree:
         """A scan as a FileTree, so what is checked is what gets committed."""
+        from gitcurator.store import staging
+
         return staging.scan_tree(scan)
 
     def commit_scan(self, scan: WorktreeScan, message: str) -> ObjectID:
         """Commit exactly the scanned files as the new tree of the checked-out branch."""
+        from gitcurator.store import staging
+
         return staging.commit_scan(self, scan, message)
 
     def worktree_changes(self, folders: set[str]) -> WorktreeChanges:
         """Files added, modified or removed under `folders`, work tree against HEAD."""
+        from gitcurator.store import staging
+
         return staging.worktree_changes(self, folders)
 
     def commit_changes(self, changes: WorktreeChanges, message: str) -> ObjectID:
         """Commit exactly these changes on top of HEAD and update their index entries."""
+        from gitcurator.store import staging
+
         return staging.commit_changes(self, changes, message)
 
     def commit_new_file(self, path: str, data: bytes, message: str) -> ObjectID:
         """Write `path` to the work tree and commit it on top of HEAD, leaving all else as is."""
+        from gitcurator.store import staging
+
         return staging.commit_new_file(self, path, data, message)
 
     def staged_tree(self) -> FileTree:
         """What is staged for the next commit (honours GIT_INDEX_FILE, as git's hooks need)."""
+        from gitcurator.store import index
+
         return index.staged_tree(self)
 
     def staged_changes(self) -> set[str]:
         """The paths the next commit adds, changes or removes against HEAD."""
+        from gitcurator.store import index
+
         return index.staged_changes(self)
 
     def head_tree(self) -> FileTree:
         """HEAD's committed files as a FileTree (empty without commits)."""
+        from gitcurator.store import index
+
         return index.stored_tree(self, self.head_entries())
 
     def staged_entries(self) -> Iterator[tuple[str, ObjectID, int]]:
         """(path, blob sha, mode) of every stage-0 entry of the index."""
+        from gitcurator.store import index
+
         return index.staged_entries(self)
 
     def tree_entries(self, tree: ObjectID) -> dict[str, tuple[ObjectID, int]]:
         """path -> (blob id, mode) of every file under `tree`."""
+        from gitcurator.store import trees
+
         return trees.tree_entries(self, tree)
 
     def head_entries(self) -> dict[str, tuple[ObjectID, int]]:
@@ -215,6 +250,8 @@ class Store:
         head = self.head_commit()
         if head is None:
             return {}
+        from gitcurator.store import trees
+
         return trees.tree_entries(self, self.repo[head].tree)  # type: ignore[attr-defined]
 
     def head_paths(self) -> dict[str, ObjectID]:
@@ -223,8 +260,12 @@ class Store:
 
     def read_blob(self, sha: ObjectID) -> bytes:
         """The content of a stored blob."""
+        from gitcurator.store import objects
+
         return objects.read_blob(self, sha)
 
     def file_entry(self, path: str, sha: ObjectID, mode: int) -> FileEntry:
         """A FileEntry from a stored blob (large blobs are sized, not loaded)."""
+        from gitcurator.store import objects
+
         return objects.stored_file_entry(self, path, sha, mode)

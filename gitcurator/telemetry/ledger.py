@@ -19,7 +19,7 @@ from gitcurator.statefiles import (
     read_json,
     state_folder,
     unusable,
-    write_cache_json,
+    write_cache,
 )
 from gitcurator.store import ObjectID, Store
 from gitcurator.store.notes import (
@@ -365,12 +365,6 @@ def _read_cache(path: Path, key: str | None) -> Loaded | None:
 
 
 def _write_cache(path: Path, key: str | None, loaded: Loaded) -> None:
-    write_cache_json(
-        path,
-        {
-            "notes": key,
-            "records": {n: records_subset.cache_text(r) for n, r in loaded.records.items()},
-            "problems": loaded.problems,
-            "unreadable": loaded.unreadable,
-        },
-    )
+    texts = {n: records_subset.cache_text(r) for n, r in loaded.records.items()}
+    # One record a line: the next flush reads and moves the cache by line (records_subset).
+    write_cache(path, records_subset.document(key, texts, loaded.problems, loaded.unreadable))

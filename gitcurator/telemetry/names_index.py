@@ -15,13 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gitcurator.progress import NO_PROGRESS, Progress, counted
-from gitcurator.skills.document import (
-    SKILL_FILE,
-    SKILL_FILE_LOWER,
-    VENV_MARKER,
-    SkillParseError,
-    parse_skill_md,
-)
+from gitcurator.skills.folder_names import SKILL_FILE, SKILL_FILE_LOWER, VENV_MARKER
 from gitcurator.statefiles import (
     ABSORBED_NAMES,
     NAMES_INDEX,
@@ -115,6 +109,9 @@ def _title(store: Store, blob: str) -> str | None:
         data = store.read_blob(ObjectID(blob.encode()))
     except KeyError:
         return None
+    # Here, not at the top: skills.document imports PyYAML, which a flush never needs.
+    from gitcurator.skills.document import SkillParseError, parse_skill_md
+
     try:
         return parse_skill_md(data).name or ""
     except SkillParseError:

@@ -2,14 +2,16 @@
 the flush's notes commit.
 
 A flush of 2,000 events into 10,000 records decoded and re-encoded all 10,000 (the cache is
-keyed by notes commit, and every flush makes a new one). The cache is read here as JSON and
-only the records the events name are decoded; after the notes commit, the JSON is moved to it
-with just the touched records replaced. The document is the one ledger's load side writes
-(`notes`, `records`, `problems`, `unreadable`); one of any other shape is not used.
+keyed by notes commit, and every flush makes a new one). Only the records the events name are
+decoded here; after the notes commit, the cache is moved to it with just the touched records
+replaced. The document is the one ledger's load side reads (`notes`, `records`, `problems`,
+`unreadable`); one of any other shape is not used.
 
 Each record is kept in the document as its compact JSON text (`cache_text`), not as nested
 JSON: reading and writing 10,000 strings costs the C scanner ~10 ms each way, 10,000 nested
-objects ~45 ms, in every flush.
+objects ~45 ms, in every flush. The document is written one record a line (`document`), so a
+flush splits it into lines instead of parsing all of it, and writes the untouched lines back as
+they were; a document laid out otherwise (or damaged) is parsed whole, as JSON.
 """
 
 from __future__ import annotations
@@ -17,13 +19,20 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
+from json.encoder import encode_basestring_ascii
 from pathlib import Path
 from typing import Any
 
-from gitcurator.statefiles import read_json, write_cache_json
+from gitcurator.statefiles import read_regular, write_cache
 from gitcurator.telemetry.records import UsageRecord, from_doc, to_doc
 
 _FIELDS = {"notes", "records", "problems", "unreadable"}
+# The first line ends where the records begin; then each record is a line `"name":"text",`
+# (the last one closing the document with `}}`).
+_HEAD_END = ',"records":{'
+# json.dumps(doc, separators=...) makes an encoder on every call: this one is made once.
+_COMPACT = json.JSONEncoder(separators=(",", ":")).encode
+_CACHE_ERRORS = (KeyError, TypeError, ValueError, AttributeError, RecursionError)
 
 
 @dataclass(slots=True)
@@ -33,7 +42,7 @@ class Subset:
     records: dict[str, UsageRecord]
     problems: list[str]
     unreadable: dict[str, str]
-    document: dict[str, Any]  # the cache as read: every record still as its JSON text
+    items: dict[str, str]  # every record of the cache as its line: `"name":"text"` (JSON)
 
 
 def cache_text(record: UsageRecord) -> str:
@@ -43,7 +52,7 @@ def cache_text(record: UsageRecord) -> str:
 
 def doc_text(doc: dict[str, Any]) -> str:
     """A record's document (records.to_doc) as the cache keeps it."""
-    return json.dumps(doc, separators=(",", ":"))
+    return _COMPACT(doc)
 
 
 def from_cache_text(text: object) -> UsageRecord:
@@ -53,26 +62,110 @@ def from_cache_text(text: object) -> UsageRecord:
     return from_doc(json.loads(text))
 
 
+def document(
+    notes: str | None, texts: dict[str, str], problems: list[str], unreadable: dict[str, str]
+) -> str:
+    """The cache's text for notes commit `notes`: JSON (ASCII), one record a line."""
+    body = json.dumps(texts, separators=(",\n", ":"))
+    return _head(notes, problems, unreadable) + "\n" + body[1:] + "}\n"
+
+
+def _head(notes: str | None, problems: list[str], unreadable: dict[str, str]) -> str:
+    head = json.dumps(
+        {"notes": notes, "problems": problems, "unreadable": unreadable}, separators=(",", ":")
+    )
+    return head[:-1] + _HEAD_END
+
+
 def read_subset(path: Path, notes: str | None, names: Iterable[str]) -> Subset | None:
     """The records named (those that exist) from the cache at `path`, if it is for notes
     commit `notes` and well formed; else None (the caller loads every record)."""
-    doc = read_json(path)
+    data = read_regular(path)
+    if data is None:
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    split = _lines(text)
+    if split is None:
+        return _parsed_whole(text, notes, names)
+    head, items = split
+    problems, unreadable = head["problems"], head["unreadable"]
+    if head["notes"] != notes or not _well_formed(problems, unreadable):
+        return None
+    try:
+        subset = {n: _from_item(n, items[n]) for n in set(names) if n in items}
+    except _CACHE_ERRORS:
+        return None
+    return Subset(subset, list(problems), dict(unreadable), items)
+
+
+def _from_item(name: str, item: str) -> UsageRecord:
+    """The record on a cache's line (ValueError...: not a whole line for `name`)."""
+    if not item.startswith(f'"{name}":"') or not item.endswith('"'):
+        raise ValueError(f"not the line of {name}")
+    return from_cache_text(json.loads(item[len(name) + 3 :]))
+
+
+def _lines(text: str) -> tuple[dict[str, Any], dict[str, str]] | None:
+    """The head (every field but the records) and each record's line of a cache laid out as
+    `document` writes it; None for any other text (it is parsed whole)."""
+    end = text.find("\n")
+    if end < 0 or not text.startswith(_HEAD_END, end - len(_HEAD_END)) or text[-3:] != "}}\n":
+        return None
+    try:
+        head = json.loads(text[:end] + "}}")
+    except _CACHE_ERRORS:
+        return None
+    if not isinstance(head, dict) or set(head) != _FIELDS or head["records"] != {}:
+        return None
+    body = text[end + 1 : -3]
+    items = body.split(",\n") if body else []
+    if body.count("\n") != len(items) - 1:
+        return None  # a line not ending with a comma, or one missing
+    # Each line's name, cut at its first `":"`: exact for a name JSON writes plainly (no
+    # quote, no backslash); any other (an escape: another spelling of the name) and the
+    # document is parsed whole. A line whose record is used is checked in full when read.
+    names = [item[1 : item.find('":"')] for item in items]
+    joined = "".join(names)
+    if '"' in joined or "\\" in joined:
+        return None
+    return head, dict(zip(names, items, strict=True))
+
+
+def _parsed_whole(text: str, notes: str | None, names: Iterable[str]) -> Subset | None:
+    """read_subset of a cache laid out otherwise (an older version's, or damaged)."""
+    try:
+        doc = json.loads(text)
+    except _CACHE_ERRORS:
+        return None
     if not isinstance(doc, dict) or set(doc) != _FIELDS or doc["notes"] != notes:
         return None
     records, problems, unreadable = doc["records"], doc["problems"], doc["unreadable"]
-    if not isinstance(records, dict) or not isinstance(unreadable, dict):
+    if not isinstance(records, dict) or not _well_formed(problems, unreadable):
         return None
     if not all(type(text) is str for text in records.values()):
         return None  # a cache of another version: every record is read from the notes
-    if not isinstance(problems, list) or not all(isinstance(p, str) for p in problems):
-        return None
-    if not all(isinstance(k, str) and isinstance(v, str) for k, v in unreadable.items()):
-        return None
     try:
         subset = {n: from_cache_text(records[n]) for n in set(names) if n in records}
-    except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
+    except _CACHE_ERRORS:
         return None
-    return Subset(subset, list(problems), dict(unreadable), doc)
+    items = {n: _item(n, t) for n, t in records.items()}
+    return Subset(subset, list(problems), dict(unreadable), items)
+
+
+def _well_formed(problems: object, unreadable: object) -> bool:
+    if not isinstance(problems, list) or not all(isinstance(p, str) for p in problems):
+        return False
+    return isinstance(unreadable, dict) and all(
+        isinstance(k, str) and isinstance(v, str) for k, v in unreadable.items()
+    )
+
+
+def _item(name: str, text: str) -> str:
+    """A record's line in the cache (what json.dumps writes for that key and value)."""
+    return encode_basestring_ascii(name) + ":" + encode_basestring_ascii(text)
 
 
 def write_moved(
@@ -87,9 +180,8 @@ def write_moved(
     """Cache the records of notes commit `notes`: those of `subset`'s commit with `changed`
     replaced (what the flush wrote; `texts`: their cache texts where already made), and the
     problems and unreadable notes left."""
-    records = subset.document["records"]
+    items = subset.items
     texts = texts or {}
-    records.update({n: texts.get(n) or cache_text(r) for n, r in changed.items()})
-    write_cache_json(
-        path, {"notes": notes, "records": records, "problems": problems, "unreadable": unreadable}
-    )
+    items.update({n: _item(n, texts.get(n) or cache_text(r)) for n, r in changed.items()})
+    lines = ",\n".join(items.values())
+    write_cache(path, _head(notes, problems, unreadable) + "\n" + lines + "}}\n")

@@ -16,6 +16,7 @@ from gitcurator.library import open_repo
 from gitcurator.statefiles import ABSORBED_NAMES, RECORDS_CACHE
 from gitcurator.store import Store
 from gitcurator.telemetry import ledger, names_index, recording, records_subset
+from gitcurator.telemetry.records import HostCounters, UsageRecord
 
 T = TypeVar("T")
 
@@ -161,3 +162,86 @@ def test_a_cache_of_the_older_layout_or_with_a_damaged_record_is_not_used(
     assert warm.records == _cold(repo).records
     assert warm.records["pdf-extract"].use_count == 2
     assert warm.records["docker-build"].use_count == 1
+
+
+def _texts(count: int) -> dict[str, str]:
+    return {f"skill-{i}": records_subset.cache_text(_record(f"skill-{i}", i)) for i in range(count)}
+
+
+def _record(name: str, uses: int) -> UsageRecord:
+    return UsageRecord(name, hosts={"h": HostCounters(uses, 0, None, None)})
+
+
+@pytest.mark.parametrize("count", [0, 1, 3])
+def test_the_cache_is_json_one_record_a_line_and_both_layouts_read_alike(
+    tmp_path: Path, count: int
+) -> None:
+    texts = _texts(count)
+    path = tmp_path / "cache.json"
+    path.write_text(records_subset.document("abc", texts, ["p"], {"x": "1" * 40}))
+    doc = json.loads(path.read_text())
+    assert doc == {
+        "notes": "abc",
+        "records": texts,
+        "problems": ["p"],
+        "unreadable": {"x": "1" * 40},
+    }
+    assert len(path.read_text().splitlines()) == count + 1 + (count == 0)
+    names = ["skill-0", "skill-2", "absent"]
+    by_line = records_subset.read_subset(path, "abc", names)
+    path.write_text(json.dumps(doc))  # one line: read as JSON, whole
+    whole = records_subset.read_subset(path, "abc", names)
+    assert by_line is not None and whole is not None
+    assert by_line.records == whole.records and by_line.items == whole.items
+    assert (by_line.problems, by_line.unreadable) == (["p"], {"x": "1" * 40})
+    assert set(by_line.records) == {"skill-0", "skill-2"} & set(texts)
+    assert records_subset.read_subset(path, "another", names) is None
+
+
+def test_a_moved_cache_keeps_the_untouched_lines_and_reads_as_a_fresh_one(tmp_path: Path) -> None:
+    texts = _texts(5)
+    path = tmp_path / "cache.json"
+    path.write_text(records_subset.document("abc", texts, [], {}))
+    subset = records_subset.read_subset(path, "abc", ["skill-1"])
+    assert subset is not None
+    changed = {"skill-1": _record("skill-1", 99), "new-one": _record("new-one", 1)}
+    records_subset.write_moved(path, subset, "def", changed, ["q"], {})
+    texts.update({n: records_subset.cache_text(r) for n, r in changed.items()})
+    assert path.read_text() == records_subset.document("def", texts, ["q"], {})
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["cut", "cut-line", "torn-text", "two-on-a-line", "escaped-name", "not-utf8", "head"],
+)
+def test_a_damaged_line_cache_is_never_read_as_other_records(tmp_path: Path, damage: str) -> None:
+    texts = _texts(4)
+    path = tmp_path / "cache.json"
+    good = records_subset.document("abc", texts, [], {})
+    lines = good.split("\n")
+    if damage == "cut":
+        bad = good[: len(good) // 2]
+    elif damage == "cut-line":
+        bad = "\n".join(lines[:2] + lines[3:])  # the lines left still close the document
+    elif damage == "torn-text":
+        bad = good.replace(lines[2], lines[2][:-9] + '",')
+    elif damage == "two-on-a-line":
+        bad = good.replace(",\n", ",", 1)
+    elif damage == "escaped-name":
+        bad = good.replace('"skill-0"', '"skill\\u002d0"', 1)
+    elif damage == "head":
+        bad = good.replace('"notes":"abc"', '"notes":"abc","x":1', 1)
+    else:
+        bad = good.replace("skill-0", "skill-\udcff0", 1)
+    path.write_bytes(bad.encode("utf-8", "surrogateescape"))
+    names = list(texts)
+    got = records_subset.read_subset(path, "abc", names)
+    try:
+        whole = json.loads(bad)
+    except ValueError:
+        whole = None
+    if got is not None:  # only ever what the JSON itself says
+        assert whole is not None
+        assert got.records == {
+            n: records_subset.from_cache_text(t) for n, t in whole["records"].items()
+        }
