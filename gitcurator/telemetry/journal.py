@@ -77,10 +77,9 @@ def _append(path: str, line: bytes) -> None:
 
 def rotate(state: Path) -> Path | None:
     """Move the journal aside as a new segment and wait for writers still inside it."""
-    import uuid
-
     segments = state / SEGMENTS
-    segment = segments / f"{time.time_ns():020d}-{uuid.uuid4().hex}{SEGMENT_SUFFIX}"
+    # 128 random bits, as uuid4's hex (importing uuid, and platform with it, costs ~3 ms).
+    segment = segments / f"{time.time_ns():020d}-{os.urandom(16).hex()}{SEGMENT_SUFFIX}"
     try:
         segments.mkdir(parents=True, exist_ok=True)
         os.rename(state / JOURNAL, segment)

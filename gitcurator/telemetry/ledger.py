@@ -184,8 +184,8 @@ def _update_locked(
     subject: str,
     events_only: bool = False,
 ) -> FlushResult:
-    journal.rotate(state_dir)
-    segments = drop_folded_segments(store, state_dir)
+    fresh = journal.rotate(state_dir)
+    segments = drop_folded_segments(store, state_dir, fresh)
     read = [(segment, *journal.read_events(segment)) for segment in segments]
     cache_path = state_of(store) / RECORDS_CACHE
     # The write below swaps the ref from this commit, the one the records are read from:
@@ -269,6 +269,8 @@ def _known_names(store: Store, records: dict[str, UsageRecord]) -> Callable[[lis
     def known(names: list[str]) -> set[str]:
         ok = {n for n in names if n in records}
         rest = [n for n in names if n not in ok]
+        if not rest:
+            return ok  # each one has a record (a flush into known skills): nothing to look up
         head = store.head_commit()
         cached = names_cache.lookup(state_of(store), head.decode() if head else None, rest)
         if cached:  # `record` keeps this cache of HEAD's names: no walk for committed skills
@@ -307,14 +309,19 @@ def _skill_names_in_history(store: Store, head: bytes) -> set[str]:
     }
 
 
-def drop_folded_segments(store: Store, state_dir: Path) -> list[Path]:
+def drop_folded_segments(store: Store, state_dir: Path, fresh: Path | None = None) -> list[Path]:
     """Delete the segments a flush folded but died before deleting; the rest, oldest first.
 
     Call it holding the notes lock, before the notes ref moves to a history (a sync's) in
     which the dead flush's `Folded-Segment:` trailer is no longer on the first-parent line.
+    `fresh` is the segment the caller has just rotated, under that lock.
     """
-    folded = _already_folded(store, notes_commit(store))
     segments = journal.segment_files(state_dir)
+    if all(s == fresh for s in segments):
+        # Only a segment named just now (the clock and 128 random bits): no flush before
+        # this one can have folded it, and reading the last 50 notes commits costs ~6 ms.
+        return segments
+    folded = _already_folded(store, notes_commit(store))
     for segment in [s for s in segments if s.stem in folded]:
         segment.unlink()  # folded by a flush that died before it could delete the file
     return [s for s in segments if s.stem not in folded]

@@ -124,6 +124,8 @@ def _lines(text: str) -> tuple[dict[str, Any], dict[str, str]] | None:
     items = body.split(",\n") if body else []
     if body.count("\n") != len(items) - 1:
         return None  # a line not ending with a comma, or one missing
+    if '","' in body:
+        return None  # two records on a line (a quote inside a record's text is escaped)
     # Each line's name, cut at its first `":"`: exact for a name JSON writes plainly (no
     # quote, no backslash); any other (an escape: another spelling of the name) and the
     # document is parsed whole. A line whose record is used is checked in full when read.
