@@ -48,7 +48,17 @@ def _text(value: object, level: int) -> str:
         for key, item in value.items():
             if type(key) is not str:
                 raise _NotPlain  # json.dumps turns numbers and booleans into keys its way
-            parts.append(f"{encode_basestring(key)}: {_text(item, level + 1)}")
+            # A string or an int written here, not by a call: most of a record's values.
+            kind = type(item)
+            if kind is str:
+                text = encode_basestring(item)
+            elif kind is int:
+                text = int.__repr__(item)
+            elif item is None:
+                text = "null"
+            else:
+                text = _text(item, level + 1)
+            parts.append(f"{encode_basestring(key)}: {text}")
         return "{" + inner + ("," + inner).join(parts) + "\n" + "  " * level + "}"
     if type(value) is list or type(value) is tuple:
         if not value:

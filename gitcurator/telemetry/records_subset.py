@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
+from json.decoder import scanstring  # type: ignore[attr-defined]  # (not in typeshed)
 from json.encoder import encode_basestring_ascii
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ _FIELDS = {"notes", "records", "problems", "unreadable"}
 _HEAD_END = ',"records":{'
 # json.dumps(doc, separators=...) makes an encoder on every call: this one is made once.
 _COMPACT = json.JSONEncoder(separators=(",", ":")).encode
+_DECODER = json.JSONDecoder()
 _CACHE_ERRORS = (KeyError, TypeError, ValueError, AttributeError, RecursionError)
 
 
@@ -59,7 +61,12 @@ def from_cache_text(text: object) -> UsageRecord:
     """A record from its text in the cache (TypeError, ValueError...: a damaged cache)."""
     if type(text) is not str:
         raise TypeError("a cached record is its JSON text")
-    return from_doc(json.loads(text))
+    # The decoder itself, not json.loads (its checks cost as much as a record's parse): the
+    # text is the compact JSON cache_text writes, so it must end where its document does.
+    doc, end = _DECODER.raw_decode(text)
+    if end != len(text):
+        raise ValueError("a cached record's text goes on past its document")
+    return from_doc(doc)
 
 
 def document(
@@ -103,9 +110,13 @@ def read_subset(path: Path, notes: str | None, names: Iterable[str]) -> Subset |
 
 def _from_item(name: str, item: str) -> UsageRecord:
     """The record on a cache's line (ValueError...: not a whole line for `name`)."""
-    if not item.startswith(f'"{name}":"') or not item.endswith('"'):
+    start = len(name) + 4  # past `"name":"`
+    if not item.startswith(f'"{name}":"'):
         raise ValueError(f"not the line of {name}")
-    return from_cache_text(json.loads(item[len(name) + 3 :]))
+    text, end = scanstring(item, start)  # the C scanner json.loads runs for a string
+    if end != len(item):
+        raise ValueError(f"the line of {name} goes on past its record")
+    return from_cache_text(text)
 
 
 def _lines(text: str) -> tuple[dict[str, Any], dict[str, str]] | None:
