@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import copy
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
-from gitcurator import schemas
+from gitcurator import schema_subset, schemas
 from gitcurator.config import DEFAULT_CONFIG_TEXT
 from gitcurator.schema_subset import compile_schema
+from gitcurator.telemetry.records import UsageRecord, to_doc
 
 _T = "2026-03-01T10:00:00Z"
 RECORD: dict[str, Any] = {
@@ -177,3 +179,32 @@ def test_names_and_values_in_a_schema_are_data_not_code() -> None:
     assert check is not None
     assert check({odd: odd})
     assert not check({odd: "y"}) and not check({}) and not check({odd: odd, "x": 1})
+
+
+def test_the_shipped_schemas_generated_code_is_kept_and_nothing_else() -> None:
+    wanted = {}
+    for kind in schemas.KINDS:
+        source = schema_subset.generated_code(schemas.load(kind))
+        if source is not None:
+            wanted[schema_subset.code_name(source)] = source
+    kept = {p.name: p.read_text(encoding="utf-8") for p in schema_subset.KEPT_CODE.glob("*.code")}
+    fix = (
+        "regenerate: schema_subset.keep_code(schemas.load(kind)) for each kind, stale files removed"
+    )
+    assert kept == wanted, fix
+
+
+def test_kept_code_that_is_not_the_generated_text_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    schema = schemas.load("usage-record")
+    source = schema_subset.generated_code(schema)
+    assert source is not None
+    # A file under the right name whose checks all say "valid" (edited, or another version's).
+    forged = source.replace("return False", "return True")
+    (tmp_path / schema_subset.code_name(source)).write_text(forged, encoding="utf-8")
+    monkeypatch.setattr(schema_subset, "KEPT_CODE", tmp_path)
+    check = schema_subset.compile_schema(schema)
+    assert check is not None
+    assert check({"version": 1}) is False, "the generated text was compiled, not the file"
+    assert check(to_doc(UsageRecord("pdf-extract"))) is True
