@@ -21,6 +21,7 @@ import contextlib
 import hashlib
 import os
 import struct
+import tempfile
 import zlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import IO, TYPE_CHECKING
@@ -104,14 +105,14 @@ def install_pack(pack_dir: str, write: Callable[[IO[bytes]], PackWritten]) -> No
     (a tmp_pack_ file, or a pack without its index) is garbage `git gc` removes, never a
     damaged object."""
     os.makedirs(pack_dir, exist_ok=True)
-    fd, tmp_pack = _new_file(pack_dir, "tmp_pack_")
+    fd, tmp_pack = tempfile.mkstemp(dir=pack_dir, prefix="tmp_pack_")
     try:
         with os.fdopen(fd, "wb", buffering=1 << 20) as f:
             entries, checksum = write(f)
             f.flush()
             os.fsync(f.fileno())
         name = os.path.join(pack_dir, "pack-" + checksum.hex())
-        fd_idx, tmp_idx = _new_file(pack_dir, "tmp_idx_")
+        fd_idx, tmp_idx = tempfile.mkstemp(dir=pack_dir, prefix="tmp_idx_")
         try:
             with os.fdopen(fd_idx, "wb") as f:
                 f.write(_index_v2(sorted(entries), checksum))
@@ -127,19 +128,6 @@ def install_pack(pack_dir: str, write: Callable[[IO[bytes]], PackWritten]) -> No
     except BaseException:
         _remove(tmp_pack)
         raise
-
-
-def _new_file(folder: str, prefix: str) -> tuple[int, str]:
-    """A new file in `folder` named `prefix` and random letters, open for writing, as
-    tempfile.mkstemp makes it (importing tempfile, and shutil with it, costs a flush ~5 ms)."""
-    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-    for _attempt in range(100):
-        path = os.path.join(folder, prefix + os.urandom(6).hex())
-        try:
-            return os.open(path, flags, 0o600), path
-        except FileExistsError:
-            continue
-    raise FileExistsError(f"no free temporary name for {prefix}* in {folder}")
 
 
 def _write_pack_data(
