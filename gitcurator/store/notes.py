@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from dulwich.errors import ObjectFormatException
 from dulwich.index import commit_tree
-from dulwich.objects import Blob, Commit, ObjectID, Tree
+from dulwich.objects import Blob, Commit, ObjectID, Tree, parse_tree, sorted_tree_items
 
 from gitcurator.errors import StoreError
 from gitcurator.gitfiles.object_ids import object_hex
@@ -31,6 +32,7 @@ NOTES_REF = b"refs/notes/gitcurator"
 KEYS_DIR = b"skills"
 # git switches its notes tree to a two-level fan-out past this many notes; we do the same.
 FANOUT_THRESHOLD = 256
+_TREE_TYPE = 2  # git's type number of a tree
 
 
 def key_text(name: str) -> bytes:
@@ -103,46 +105,58 @@ def notes_folder(store: Store, tree_id: ObjectID) -> Tree:
 
 
 def _walk(store: Store, tree_id: ObjectID, prefix: bytes, state: NotesState) -> None:
-    tree = notes_folder(store, tree_id)
-    for entry in tree.iteritems():
-        path = prefix + entry.path
-        if prefix == b"" and entry.path == KEYS_DIR and entry.mode == TREE_MODE:
-            keys = notes_folder(store, entry.sha)
-            for key in keys.iteritems():
-                state.keys[text_path(key.path)] = key.sha
+    for path_part, mode, sha in _folder_items(store, tree_id):
+        path = prefix + path_part
+        if prefix == b"" and path_part == KEYS_DIR and mode == TREE_MODE:
+            for key, _mode, key_sha in _folder_items(store, sha):
+                state.keys[text_path(key)] = key_sha
             continue
         hexpath = path.replace(b"/", b"")
-        if entry.mode == TREE_MODE and len(hexpath) < 40 and is_hex_id(hexpath):
-            _walk(store, entry.sha, path + b"/", state)
+        if mode == TREE_MODE and len(hexpath) < 40 and is_hex_id(hexpath):
+            _walk(store, sha, path + b"/", state)
         elif len(hexpath) == 40 and is_hex_id(hexpath):
-            state.notes[hexpath.decode()] = entry.sha
-        elif entry.mode == TREE_MODE:
+            state.notes[hexpath.decode()] = sha
+        elif mode == TREE_MODE:
             # Other folders (`unreadable/`) are kept file by file: write_notes adds new files
             # to them, and a folder kept whole would be replaced by the one holding those.
-            _walk_others(store, entry.sha, path + b"/", state)
+            _walk_others(store, sha, path + b"/", state)
         else:
-            state.others[path] = (entry.mode, entry.sha)
+            state.others[path] = (mode, sha)
+
+
+def _folder_items(store: Store, tree_id: ObjectID) -> list[tuple[bytes, int, ObjectID]]:
+    """notes_folder(...).iteritems() read from the raw object: no Tree objects (the 257
+    folders of 10,000 notes cost 0.12 s through them), the same entries in the same order."""
+    kind, raw = store.repo.object_store.get_raw(tree_id)
+    if kind != _TREE_TYPE:
+        notes_folder(store, tree_id)  # names what the object is instead
+    try:
+        parsed = parse_tree(raw, sha_len=store.repo.object_format.oid_length)
+    except ValueError as exc:
+        raise ObjectFormatException(exc) from exc
+    entries = {name: (mode, ObjectID(sha)) for name, mode, sha in parsed}
+    return [(e.path, e.mode, e.sha) for e in sorted_tree_items(entries, False)]
 
 
 def _walk_others(store: Store, tree_id: ObjectID, prefix: bytes, state: NotesState) -> None:
-    tree = store.repo[tree_id]
-    assert isinstance(tree, Tree)
-    for entry in tree.iteritems():
-        if entry.mode == TREE_MODE:
-            _walk_others(store, entry.sha, prefix + entry.path + b"/", state)
+    for path_part, mode, sha in _folder_items(store, tree_id):
+        if mode == TREE_MODE:
+            _walk_others(store, sha, prefix + path_part + b"/", state)
         else:
-            state.others[prefix + entry.path] = (entry.mode, entry.sha)
+            state.others[prefix + path_part] = (mode, sha)
 
 
 def is_hex_id(text: bytes) -> bool:
     """Whether `text` is lower-case hex (a note path part, an object id)."""
-    return all(c in b"0123456789abcdef" for c in text)
+    # Deleting every hex digit leaves nothing (in C: 10,000 notes' paths in 2 ms, not 60).
+    return not text.translate(None, b"0123456789abcdef")
 
 
 def read_blobs(store: Store, ids: list[ObjectID]) -> dict[ObjectID, bytes]:
     """The content of many blobs."""
-    objects = store.repo.object_store
-    return {i: objects[i].as_raw_string() for i in ids}
+    # The raw content is what a Blob object would give: 10,000 of them cost 0.2 s more.
+    get_raw = store.repo.object_store.get_raw
+    return {i: get_raw(i)[1] for i in ids}
 
 
 def write_notes(
