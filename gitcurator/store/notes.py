@@ -9,8 +9,9 @@ fetch of the notes ref brings them along.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dulwich.errors import ObjectFormatException
 from dulwich.index import commit_tree
@@ -157,6 +158,40 @@ def read_blobs(store: Store, ids: list[ObjectID]) -> dict[ObjectID, bytes]:
     # The raw content is what a Blob object would give: 10,000 of them cost 0.2 s more.
     get_raw = store.repo.object_store.get_raw
     return {i: get_raw(i)[1] for i in ids}
+
+
+def read_json_blobs(
+    store: Store, ids: list[ObjectID]
+) -> tuple[dict[ObjectID, Any], dict[ObjectID, bytes]]:
+    """The JSON objects many blobs hold, as json.loads reads them, and the content of the
+    blobs it would not read so quickly (or not at all: the caller reads those itself, and
+    says why). The JSON scanner is called directly: json.loads' own steps (the encoding
+    guess, the whitespace checks) cost 10,000 notes 0.05-0.1 s more."""
+    docs: dict[ObjectID, Any] = {}
+    others: dict[ObjectID, bytes] = {}
+    scan = _json_scanner()
+    for blob_id, data in read_blobs(store, ids).items():
+        # An object opening with a byte json.loads reads as UTF-8 (no BOM, no NUL).
+        if data[:1] == b"{" and data[1:2] not in (b"", b"\0"):
+            try:
+                text = data.decode("utf-8", "surrogatepass")
+                doc, end = scan(text, 0)
+                if not text[end:].strip(" \t\n\r"):
+                    docs[blob_id] = doc
+                    continue
+            except (ValueError, StopIteration, RecursionError):
+                pass
+        others[blob_id] = data
+    return docs, others
+
+
+def _json_scanner() -> Callable[[str, int], tuple[Any, int]]:
+    """json.loads' own scanner (the C one where there is one)."""
+    import json.decoder
+    import json.scanner
+
+    make: Any = json.scanner.make_scanner  # typeshed names the class, not what it makes
+    return make(json.decoder.JSONDecoder())  # type: ignore[no-any-return]
 
 
 def write_notes(

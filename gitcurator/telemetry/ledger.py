@@ -27,7 +27,7 @@ from gitcurator.store.notes import (
     NotesState,
     notes_commit,
     notes_tip,
-    read_blobs,
+    read_json_blobs,
     read_notes,
     write_notes,
 )
@@ -39,6 +39,7 @@ from gitcurator.telemetry.records import (
     UsageRecord,
     check_doc,
     decode_record,
+    from_doc,
     to_doc,
 )
 from gitcurator.telemetry.screen import Screened, screen_events
@@ -73,7 +74,9 @@ def load_notes(store: Store, state: NotesState | None = None) -> Loaded:
     state = state or read_notes(store)
     by_key = {key_id.decode(): name for name, key_id in state.keys.items()}
     loaded = Loaded({})
-    blobs = read_blobs(store, list(state.notes.values()))
+    # Parsed as json.loads parses them; the notes it would not read are decoded one by one
+    # below, which says what is wrong with each.
+    docs, others = read_json_blobs(store, list(state.notes.values()))
     for annotated, blob_id in sorted(state.notes.items()):
         name = by_key.get(annotated)
         if name is None:
@@ -82,7 +85,11 @@ def load_notes(store: Store, state: NotesState | None = None) -> Loaded:
                 "(written by plain `git notes`?); skipped"
             )
             continue
-        record = decode_record(name, blobs[blob_id])
+        if blob_id in others:
+            record = decode_record(name, others[blob_id])
+        else:
+            problems = check_doc(docs[blob_id], name)
+            record = problems[0] if problems else from_doc(docs[blob_id])
         if isinstance(record, str):
             loaded.problems.append(f"record of {name} is invalid and was ignored: {record}")
             loaded.unreadable[name] = blob_id.decode()
