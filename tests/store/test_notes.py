@@ -58,6 +58,7 @@ def test_past_256_notes_the_tree_fans_out_as_git_s_does(lib: Path, store: Store)
 # give each document json.loads gives, and leave every other text to the caller.
 _TEXTS = [
     b'{"n": 1}\n',
+    b'{\n  "a": [\n    1,\n\t2\r\n  ],\n  "s": "x\\ny: \\"z\\"  "\n}\n',  # as indented
     b'{"n": 1}  \r\n\t',
     b'{"s": "caf\xc3\xa9 \\ud800"}',  # an escaped lone surrogate json.loads keeps
     b"{}",
@@ -89,11 +90,13 @@ def test_json_blobs_are_read_as_json_loads_reads_them(store: Store) -> None:
     assert set(docs) | set(others) == set(ids) and not set(docs) & set(others)
     for blob_id, text in zip(ids, _TEXTS, strict=True):
         if blob_id in docs:
-            assert docs[blob_id] == json.loads(text)
+            doc, line = docs[blob_id]
+            assert doc == json.loads(text) == json.loads(line) and "\n" not in line
         else:
             assert others[blob_id] == text
     assert {text for i, text in zip(ids, _TEXTS, strict=True) if i in docs} == {
         b'{"n": 1}\n',
+        _TEXTS[1],
         b'{"n": 1}  \r\n\t',
         b'{"s": "caf\xc3\xa9 \\ud800"}',
         b"{}",
