@@ -136,6 +136,11 @@ def _folder_items(store: Store, tree_id: ObjectID) -> list[tuple[bytes, int, Obj
         parsed = parse_tree(raw, sha_len=store.repo.object_format.oid_length)
     except ValueError as exc:
         raise ObjectFormatException(exc) from exc
+    names = [name for name, _mode, _sha in parsed]
+    if names == sorted(set(names)) and all(mode != TREE_MODE for _n, mode, _s in parsed):
+        # Files only, each name once and in byte order: git's order already (a fan-out
+        # folder as git and gitcurator write it), with nothing for a dict to drop.
+        return [(name, mode, ObjectID(sha)) for name, mode, sha in parsed]
     entries = {name: (mode, ObjectID(sha)) for name, mode, sha in parsed}
     return [(e.path, e.mode, e.sha) for e in sorted_tree_items(entries, False)]
 
