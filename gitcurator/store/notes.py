@@ -9,10 +9,13 @@ fetch of the notes ref brings them along.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from dulwich.objects import Blob, Commit, ObjectID, Tree
+from dulwich.errors import ObjectFormatException
+from dulwich.objects import Blob, Commit, ObjectID, Tree, parse_tree, sorted_tree_items
 
 from gitcurator.errors import StoreError
 from gitcurator.gitfiles.object_ids import object_hex
@@ -30,6 +33,7 @@ NOTES_REF = b"refs/notes/gitcurator"
 KEYS_DIR = b"skills"
 # git switches its notes tree to a two-level fan-out past this many notes; we do the same.
 FANOUT_THRESHOLD = 256
+_TREE_TYPE = 2  # git's type number of a tree
 
 
 def key_text(name: str) -> bytes:
@@ -102,46 +106,103 @@ def notes_folder(store: Store, tree_id: ObjectID) -> Tree:
 
 
 def _walk(store: Store, tree_id: ObjectID, prefix: bytes, state: NotesState) -> None:
-    tree = notes_folder(store, tree_id)
-    for entry in tree.iteritems():
-        path = prefix + entry.path
-        if prefix == b"" and entry.path == KEYS_DIR and entry.mode == TREE_MODE:
-            keys = notes_folder(store, entry.sha)
-            for key in keys.iteritems():
-                state.keys[text_path(key.path)] = key.sha
+    for path_part, mode, sha in _folder_items(store, tree_id):
+        path = prefix + path_part
+        if prefix == b"" and path_part == KEYS_DIR and mode == TREE_MODE:
+            for key, _mode, key_sha in _folder_items(store, sha):
+                state.keys[text_path(key)] = key_sha
             continue
         hexpath = path.replace(b"/", b"")
-        if entry.mode == TREE_MODE and len(hexpath) < 40 and is_hex_id(hexpath):
-            _walk(store, entry.sha, path + b"/", state)
+        if mode == TREE_MODE and len(hexpath) < 40 and is_hex_id(hexpath):
+            _walk(store, sha, path + b"/", state)
         elif len(hexpath) == 40 and is_hex_id(hexpath):
-            state.notes[hexpath.decode()] = entry.sha
-        elif entry.mode == TREE_MODE:
+            state.notes[hexpath.decode()] = sha
+        elif mode == TREE_MODE:
             # Other folders (`unreadable/`) are kept file by file: write_notes adds new files
             # to them, and a folder kept whole would be replaced by the one holding those.
-            _walk_others(store, entry.sha, path + b"/", state)
+            _walk_others(store, sha, path + b"/", state)
         else:
-            state.others[path] = (entry.mode, entry.sha)
+            state.others[path] = (mode, sha)
+
+
+def _folder_items(store: Store, tree_id: ObjectID) -> list[tuple[bytes, int, ObjectID]]:
+    """notes_folder(...).iteritems() read from the raw object: no Tree objects (the 257
+    folders of 10,000 notes cost 0.12 s through them), the same entries in the same order."""
+    kind, raw = store.repo.object_store.get_raw(tree_id)
+    if kind != _TREE_TYPE:
+        notes_folder(store, tree_id)  # names what the object is instead
+    try:
+        parsed = parse_tree(raw, sha_len=store.repo.object_format.oid_length)
+    except ValueError as exc:
+        raise ObjectFormatException(exc) from exc
+    names = [name for name, _mode, _sha in parsed]
+    if names == sorted(set(names)) and all(mode != TREE_MODE for _n, mode, _s in parsed):
+        # Files only, each name once and in byte order: git's order already (a fan-out
+        # folder as git and gitcurator write it), with nothing for a dict to drop.
+        return [(name, mode, ObjectID(sha)) for name, mode, sha in parsed]
+    entries = {name: (mode, ObjectID(sha)) for name, mode, sha in parsed}
+    return [(e.path, e.mode, e.sha) for e in sorted_tree_items(entries, False)]
 
 
 def _walk_others(store: Store, tree_id: ObjectID, prefix: bytes, state: NotesState) -> None:
-    tree = store.repo[tree_id]
-    assert isinstance(tree, Tree)
-    for entry in tree.iteritems():
-        if entry.mode == TREE_MODE:
-            _walk_others(store, entry.sha, prefix + entry.path + b"/", state)
+    for path_part, mode, sha in _folder_items(store, tree_id):
+        if mode == TREE_MODE:
+            _walk_others(store, sha, prefix + path_part + b"/", state)
         else:
-            state.others[prefix + entry.path] = (entry.mode, entry.sha)
+            state.others[prefix + path_part] = (mode, sha)
 
 
 def is_hex_id(text: bytes) -> bool:
     """Whether `text` is lower-case hex (a note path part, an object id)."""
-    return all(c in b"0123456789abcdef" for c in text)
+    # Deleting every hex digit leaves nothing (in C: 10,000 notes' paths in 2 ms, not 60).
+    return not text.translate(None, b"0123456789abcdef")
 
 
 def read_blobs(store: Store, ids: list[ObjectID]) -> dict[ObjectID, bytes]:
     """The content of many blobs."""
-    objects = store.repo.object_store
-    return {i: objects[i].as_raw_string() for i in ids}
+    # The raw content is what a Blob object would give: 10,000 of them cost 0.2 s more.
+    get_raw = store.repo.object_store.get_raw
+    return {i: get_raw(i)[1] for i in ids}
+
+
+def read_json_blobs(
+    store: Store, ids: list[ObjectID]
+) -> tuple[dict[ObjectID, tuple[Any, str]], dict[ObjectID, bytes]]:
+    """The JSON objects many blobs hold, as json.loads reads them, each with its text on one
+    line (the whitespace after each line break taken out: still JSON, the same document), and
+    the content of the blobs it would not read so quickly (or not at all: the caller reads
+    those itself, and says why). The JSON scanner is called directly: json.loads' own steps
+    (the encoding guess, the whitespace checks) cost 10,000 notes 0.05-0.1 s more."""
+    docs: dict[ObjectID, tuple[Any, str]] = {}
+    others: dict[ObjectID, bytes] = {}
+    scan = _json_scanner()
+    for blob_id, data in read_blobs(store, ids).items():
+        # An object opening with a byte json.loads reads as UTF-8 (no BOM, no NUL).
+        if data[:1] == b"{" and data[1:2] not in (b"", b"\0"):
+            try:
+                text = data.decode("utf-8", "surrogatepass")
+                doc, end = scan(text, 0)
+                if not text[end:].strip(" \t\n\r"):
+                    # A JSON string holds no raw line break: each one, and the blanks after
+                    # it, stand between tokens.
+                    docs[blob_id] = doc, _LINE_BREAKS.sub("", text[:end])
+                    continue
+            except (ValueError, StopIteration, RecursionError):
+                pass
+        others[blob_id] = data
+    return docs, others
+
+
+_LINE_BREAKS = re.compile(r"\n[ \t\r]*")
+
+
+def _json_scanner() -> Callable[[str, int], tuple[Any, int]]:
+    """json.loads' own scanner (the C one where there is one)."""
+    import json.decoder
+    import json.scanner
+
+    make: Any = json.scanner.make_scanner  # typeshed names the class, not what it makes
+    return make(json.decoder.JSONDecoder())  # type: ignore[no-any-return]
 
 
 def write_notes(

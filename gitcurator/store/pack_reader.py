@@ -13,6 +13,7 @@ dulwich's own `get_raw`, so what is read, and every error message, stays dulwich
 
 from __future__ import annotations
 
+import binascii
 import contextlib
 import itertools
 import mmap
@@ -98,8 +99,10 @@ class _PackFile:
     def offset(self, binsha: bytes) -> int | None:
         """Where the object named `binsha` starts in the pack, or None if it is not here."""
         slot = self._slot(binsha)
-        if slot is None:
-            return None
+        return None if slot is None else self.offset_at(slot)
+
+    def offset_at(self, slot: int) -> int:
+        """Where the object of index slot `slot` starts in the pack."""
         idx, count = self.idx, self.count
         off = int(struct.unpack_from(">I", idx, _HEADER + count * 24 + slot * 4)[0])
         if off & 0x80000000:
@@ -221,6 +224,12 @@ class PackReader:
 
     def _find(self, binsha: bytes) -> tuple[_PackFile, int] | None:
         for pack in self.packs:
+            slots = pack.slots
+            if slots is not None:  # the common case, without a call (30,000 reads a list)
+                slot = slots.get(binsha)
+                if slot is not None:
+                    return pack, pack.offset_at(slot)
+                continue
             off = pack.offset(binsha)
             if off is not None:
                 return pack, off
@@ -229,9 +238,30 @@ class PackReader:
     def _resolve(self, pack: _PackFile, off: int) -> RawObject:
         """The object at `off`: its delta chain followed down to a whole object (or a kept
         base), then applied back up. A loop, not recursion: chains may be 4,095 long."""
+        key = (pack, off)
+        base = self._bases.get(key)
+        if base is not None:
+            return base
+        whole = _small_whole(pack.data, off)
+        if whole is not None:
+            return whole
+        kind, body, base_at, _ = pack_entry(pack.data, off, len(pack.data))
+        if base_at is None:
+            return kind, body  # a whole object: no chain to follow
         chain: list[tuple[tuple[_PackFile, int], bytes]] = []
-        seen: set[tuple[_PackFile, int]] = set()
+        seen = {key}
         while True:
+            chain.append((key, body))
+            if isinstance(base_at, int):
+                off = base_at
+            else:
+                where = self._find(base_at)
+                if where is None:
+                    # A thin pack's base, kept loose or in a pack written since: dulwich
+                    # finds it.
+                    base = self.fallback(RawObjectID(base_at))
+                    break
+                pack, off = where
             key = (pack, off)
             base = self._bases.get(key)
             if base is not None:
@@ -242,19 +272,8 @@ class PackReader:
             kind, body, base_at, _ = pack_entry(pack.data, off, len(pack.data))
             if base_at is None:
                 base = (kind, body)
-                if chain:
-                    self._remember(key, base)
+                self._remember(key, base)
                 break
-            chain.append((key, body))
-            if isinstance(base_at, int):
-                off = base_at
-                continue
-            where = self._find(base_at)
-            if where is None:
-                # A thin pack's base, kept loose or in a pack written since: dulwich finds it.
-                base = self.fallback(RawObjectID(base_at))
-                break
-            pack, off = where
         for depth, (key, delta) in enumerate(reversed(chain)):
             base = (base[0], _joined(apply_delta(base[1], delta)))
             if depth < len(chain) - 1:
@@ -271,6 +290,27 @@ class PackReader:
         self._bases_bytes += len(obj[1])
 
 
+def _small_whole(data: mmap.mmap, off: int) -> RawObject | None:
+    """The whole object at `off` when its size fits its header's first two bytes and one
+    window of its stream inflates to all of it (most trees and notes); else None, for
+    pack_entry to read. pack_entry's steps, one call instead of two, and no loop: 30,000
+    objects a cold `list` reads, about 1 µs each."""
+    c = data[off]
+    kind, size = (c >> 4) & 7, c & 15
+    if not 1 <= kind <= 4:
+        return None
+    pos = off + 1
+    if c & 0x80:
+        c = data[pos]
+        if c & 0x80:
+            return None
+        size |= c << 4
+        pos += 1
+    inflater = zlib.decompressobj()
+    body = inflater.decompress(data[pos : pos + size + 64], size + 1)
+    return (kind, body) if inflater.eof and len(body) == size else None
+
+
 def _binary(name: object) -> bytes | None:
     """The 20-byte name of a 40-digit hex or 20-byte `name`; None for anything else."""
     if not isinstance(name, bytes):
@@ -279,11 +319,11 @@ def _binary(name: object) -> bytes | None:
         return name
     if len(name) != 40:
         return None
+    # One strict call: hex digits only (bytes.fromhex skips spaces, and wants a str first).
     try:
-        binsha = bytes.fromhex(name.decode("ascii"))
-    except (UnicodeDecodeError, ValueError):
+        return binascii.unhexlify(name)
+    except binascii.Error:
         return None
-    return binsha if len(binsha) == 20 else None  # fromhex skips spaces
 
 
 def _joined(chunks: bytes | list[bytes]) -> bytes:

@@ -240,3 +240,20 @@ def test_gitcurator_init_commit_creates_the_skills(repo: Path) -> None:
     found = histories(repo)
     assert set(found) == {"pdf-extract", "docker-build", "helm-deploy"}
     assert all(h.created_at and h.patch_count == 0 for h in found.values())
+
+
+def test_a_root_commit_s_walk_reads_no_tree_head_entries_read(skills: Path) -> None:
+    with Store.discover(skills) as store:
+        entries = store.head_entries()
+        reads = [0]
+        get_raw = store.repo.object_store.get_raw
+
+        def counted(name: Any) -> Any:
+            reads[0] += 1
+            return get_raw(name)
+
+        store.repo.object_store.get_raw = counted  # type: ignore[method-assign]
+        found = store_history.skill_histories(store, {"a": "a", "cat/b": "b"})
+    assert found == {"a": SkillHistory(noon(1), 0, None), "b": SkillHistory(noon(1), 0, None)}
+    assert len(entries) == 2  # two skills, each its SKILL.md
+    assert reads[0] <= 2  # the commit itself (and its tree's id), not its folders again

@@ -52,3 +52,53 @@ def test_past_256_notes_the_tree_fans_out_as_git_s_does(lib: Path, store: Store)
     assert len(notes.read_notes(store).notes) == 300
     listed = git("notes", "--ref=gitcurator", "list", cwd=lib).stdout.splitlines()
     assert len(listed) == 300
+
+
+# Texts json.loads reads, refuses, or reads through another encoding: read_json_blobs must
+# give each document json.loads gives, and leave every other text to the caller.
+_TEXTS = [
+    b'{"n": 1}\n',
+    b'{\n  "a": [\n    1,\n\t2\r\n  ],\n  "s": "x\\ny: \\"z\\"  "\n}\n',  # as indented
+    b'{"n": 1}  \r\n\t',
+    b'{"s": "caf\xc3\xa9 \\ud800"}',  # an escaped lone surrogate json.loads keeps
+    b"{}",
+    b'{"n": 1} {"m": 2}',  # extra data
+    b'{"n": 1',  # cut short
+    b'{"n": NaN}',
+    b"\xef\xbb\xbf{}",  # a UTF-8 BOM
+    '{"n": 1}'.encode("utf-16-le"),
+    b'{"s": "\xff"}',  # not UTF-8
+    b"[1, 2]",
+    b"null",
+    b" {}",
+    b"",
+    b"{" * 100_000,
+]
+
+
+def test_json_blobs_are_read_as_json_loads_reads_them(store: Store) -> None:
+    import json
+
+    from dulwich.objects import Blob
+
+    ids = []
+    for text in _TEXTS:
+        blob = Blob.from_string(text)
+        store.repo.object_store.add_object(blob)
+        ids.append(blob.id)
+    docs, others = notes.read_json_blobs(store, ids)
+    assert set(docs) | set(others) == set(ids) and not set(docs) & set(others)
+    for blob_id, text in zip(ids, _TEXTS, strict=True):
+        if blob_id in docs:
+            doc, line = docs[blob_id]
+            assert doc == json.loads(text) == json.loads(line) and "\n" not in line
+        else:
+            assert others[blob_id] == text
+    assert {text for i, text in zip(ids, _TEXTS, strict=True) if i in docs} == {
+        b'{"n": 1}\n',
+        _TEXTS[1],
+        b'{"n": 1}  \r\n\t',
+        b'{"s": "caf\xc3\xa9 \\ud800"}',
+        b"{}",
+        b'{"n": NaN}',
+    }

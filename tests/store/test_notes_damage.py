@@ -66,3 +66,24 @@ def test_a_keys_folder_naming_a_skill_twice_is_written_clean(lib: Path, store: S
     listed = git("ls-tree", f"{NOTES_REF.decode()}:skills", cwd=lib).stdout.split("\n")
     names = [line.split("\t")[1] for line in listed if line]
     assert names == ["one", "two"]
+
+
+def test_notes_folders_written_by_hand_read_as_git_orders_them(lib: Path, store: Store) -> None:
+    note = _object(lib, "blob", b"{}\n")
+    annotated = "ab" + "c" * 38
+    folder = _object(lib, "tree", _entry(b"100644", b"c" * 38, note))
+    other = _object(lib, "blob", b"kept\n")
+    unreadable = _object(lib, "tree", _entry(b"100644", b"x.json", other))
+    # Out of git's order, and an "other" folder holding a blob: each read by name.
+    root = _entry(b"40000", b"unreadable", unreadable) + _entry(b"40000", b"ab", folder)
+    _notes_commit(lib, _object(lib, "tree", root))
+    state = read_notes(store)
+    assert state.notes == {annotated: note.encode()}
+    assert state.others == {b"unreadable/x.json": (0o100644, other.encode())}
+    blob_folder = _object(lib, "tree", _entry(b"40000", b"cd", note))
+    _notes_commit(lib, blob_folder)
+    with pytest.raises(StoreError, match=f"{note} as a folder, but it is a blob"):
+        read_notes(store)
+    _notes_commit(lib, _object(lib, "tree", _entry(b"40000", b"unreadable", note)))
+    with pytest.raises(StoreError, match="as a folder"):
+        read_notes(store)  # an "other" folder naming a blob: no AssertionError (exit 3)
