@@ -4,13 +4,14 @@ text on one line) reads back to what a cold load reads, whoever wrote the notes.
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
-from support.repos import corrupt_note
+from support.repos import corrupt_note, git, note_key
 
 from gitcurator.library import open_repo
 from gitcurator.statefiles import RECORDS_CACHE
-from gitcurator.telemetry import ledger, recording
+from gitcurator.telemetry import ledger, recording, records_subset
 
 
 def _load(repo: Path) -> ledger.Loaded:
@@ -40,3 +41,47 @@ def test_the_cache_a_cold_load_writes_reads_back_to_the_same_records(repo: Path)
     assert warm.unreadable == cold.unreadable == {"pdf-extract": kept["unreadable"]["pdf-extract"]}
     assert cold.records["helm-deploy"].use_count == 7
     assert any("record of pdf-extract is invalid" in p for p in cold.problems)
+
+
+def test_the_cache_a_cold_load_writes_is_the_one_a_flush_reads_by_line(repo: Path) -> None:
+    for name in ("pdf-extract", "docker-build"):
+        recording.record("use", [name], repo=repo)
+    with open_repo(repo) as r:
+        ledger.flush(r.store)
+    doc = {"version": 1, "skill": "docker-build", "hosts": {"h": {"use_count": 3, "view_count": 0}}}
+    # A note with blanks after its document: its cache text ends where the document does.
+    # (`git notes -m` would strip them: the blob is given whole, with -C.)
+    text = json.dumps(doc, indent=2) + " \r\n \t"
+    blob = (
+        subprocess.run(
+            ["git", "hash-object", "-w", "--stdin"],
+            cwd=repo,
+            input=text.encode(),
+            check=True,
+            capture_output=True,
+        )
+        .stdout.decode()
+        .strip()
+    )
+    git(
+        "notes",
+        "--ref=gitcurator",
+        "add",
+        "-f",
+        "-C",
+        blob,
+        note_key(repo, "docker-build"),
+        cwd=repo,
+    )
+    cache = repo / ".git" / "gitcurator" / RECORDS_CACHE
+    cache.unlink(missing_ok=True)
+    cold = _load(repo)
+    lines = records_subset._lines(cache.read_text())
+    assert lines is not None  # laid out one record a line, not parsed whole by the next flush
+    with open_repo(repo) as r:
+        notes = ledger.notes_commit(r.store)
+    assert notes is not None
+    subset = records_subset.read_subset(cache, notes.decode(), ["docker-build", "pdf-extract"])
+    assert subset is not None
+    assert subset.records == cold.records
+    assert subset.records["docker-build"].use_count == 3
