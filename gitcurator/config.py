@@ -11,7 +11,6 @@ from gitcurator import schemas
 from gitcurator.config_plain import plain_config
 from gitcurator.errors import ConfigError
 from gitcurator.references.globs import DEFAULT_REFERENCE_FILES, glob_problem
-from gitcurator.skills.document import YAML_BUILD_ERRORS, yaml_build_problem
 
 if TYPE_CHECKING:
     import yaml
@@ -102,6 +101,9 @@ def parse_config(text: str, source: str = CONFIG_FILE) -> Config:
 
 def _yaml_doc(text: str, source: str) -> object:
     import yaml  # here, not at the top: a plain config and a Config's users need none
+
+    # Here too: skills.document pulls in PyYAML through plain_frontmatter (25 ms of a sync).
+    from gitcurator.skills.document import YAML_BUILD_ERRORS, yaml_build_problem
 
     try:
         return yaml.safe_load(text)
