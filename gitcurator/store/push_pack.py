@@ -201,7 +201,8 @@ def _entries(
     raw tree through dulwich's compiled parser, no Tree object built; the raw tree is kept."""
     if tree_id is None:
         return []
-    kind, raw = store.get_raw(tree_id)
+    known = kept.get(tree_id)
+    kind, raw = (Tree.type_num, known) if known is not None else store.get_raw(tree_id)
     if kind != Tree.type_num:
         raise StoreError(
             f"object {tree_id.decode()} is named as a tree but is not one: this repository "
