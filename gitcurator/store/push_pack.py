@@ -7,8 +7,13 @@ bytes). Here each commit to send is walked beside its parents, entry by entry, a
 they differ: an entry equal to a parent's at the same path is in the remote already (the
 parent is there) or is sent with that parent. What differs goes as a delta against the
 parent's object at the same path when that parent is on the remote (git's thin pack: the
-receiving side resolves the base from its own store), else whole. So the cost follows what
-changed, not the size of the tree, and the bytes are close to what `git push` sends.
+receiving side resolves the base from its own store), else whole. When a parent is itself
+sent, earlier in the same pack (a sync's merge: its local parent), its object is the base
+instead, for a remote that reads offset deltas: the remote then resolves it inside the pack
+and appends no base of its own for it (each appended base costs its index-pack a read, a
+compression and a write: B's push at 10,000 skills, 0.19 -> 0.12 s of the remote's CPU). So
+the cost follows what changed, not the size of the tree, and the bytes are close to what
+`git push` sends.
 """
 
 from __future__ import annotations
@@ -45,14 +50,18 @@ class PushPack:
     """The objects to send (id -> the id of a delta base the remote has, or None)."""
 
     objects: dict[ObjectID, ObjectID | None] = field(default_factory=dict)
+    # An object -> the object at its path in a parent commit this pack sends before it: a
+    # delta base the remote resolves inside the pack, with nothing of its own to append.
+    local: dict[ObjectID, ObjectID] = field(default_factory=dict)
     # The raw trees the walk read (sent ones and their bases), so records() reads none again.
     trees: dict[ObjectID, bytes] = field(default_factory=dict)
 
     def records(self, store: BaseObjectStore, ofs_delta: bool = True) -> Iterator[UnpackedObject]:
         """The pack's entries, each the smallest of: the whole object, a delta against the
-        remote's object at its path, and for a blob a delta against one of the last blobs
-        sent before it (new records share their new text: git finds the same). The last
-        only for a remote that reads `ofs-delta` (dulwich writes a base in the pack so)."""
+        object at its path in a parent commit (the one this pack sends before it, else the
+        remote's), and for a blob a delta against one of the last blobs sent before it (new
+        records share their new text: git finds the same). Bases inside the pack only for a
+        remote that reads `ofs-delta` (dulwich writes a base in the pack so)."""
         window: deque[tuple[bytes, bytes]] = deque(maxlen=_WINDOW if ofs_delta else 0)
         depth: dict[bytes, int] = {}
         trees = self.trees
@@ -62,6 +71,9 @@ class PushPack:
             type_num, raw = (Tree.type_num, kept) if kept is not None else store.get_raw(sha)
             binsha = hex_to_sha(sha)
             best: tuple[int, bytes | None, bytes] = (len(raw) - _MIN_SAVING, None, b"")
+            here = self.local.get(sha) if ofs_delta else None
+            if here is not None and depth.get(hex_to_sha(here), 0) < _MAX_DEPTH:
+                base = here  # inside the pack: the remote appends no base of its own for it
             if type_num == Tree.type_num:
                 # Trees only against their old version (store.tree_delta: entry by entry);
                 # two different trees share nothing but their modes.
@@ -101,7 +113,8 @@ def push_pack(
     hold `wants` too."""
     known = _history(store, [h for h in haves if h in store])
     pack = PushPack()
-    for sha in _missing_commits(store, wants, known):
+    # Parents before their children, so a child's objects can lean on what a parent sends.
+    for sha in reversed(_missing_commits(store, wants, known)):
         commit = store[sha]
         pack.objects[sha] = None
         if not isinstance(commit, Commit):
@@ -167,6 +180,7 @@ def _walk(
     if tree_id in parents or tree_id in pack.objects:
         return
     pack.objects[tree_id] = _base(parents, on_remote)
+    _lean_on_pack(tree_id, parents, pack)
     olds = [_entries(store, p, pack.trees) for p in parents]
     # An entry a parent holds alike (mode, name and id) is on the remote or goes with that
     # parent: compared as whole tuples first, so the 40 entries of a fan-out tree of the notes
@@ -188,6 +202,7 @@ def _walk(
             # A gitlink is a commit of another repository: no base for a blob.
             blobs = [e[1] if e and _is_blob(e[0]) else None for e in there]
             pack.objects[sha] = _base(blobs, on_remote)
+            _lean_on_pack(sha, blobs, pack)
 
 
 def _is_blob(mode: int) -> bool:
@@ -210,6 +225,14 @@ def _entries(
         )
     kept[tree_id] = raw
     return list(parse_tree(raw, 20))  # type: ignore[arg-type]
+
+
+def _lean_on_pack(sha: ObjectID, candidates: list[ObjectID | None], pack: PushPack) -> None:
+    """Note the first candidate this pack sends before `sha`, as its in-pack base."""
+    for candidate in candidates:
+        if candidate is not None and candidate in pack.objects:
+            pack.local[sha] = candidate
+            return
 
 
 def _base(candidates: list[ObjectID | None], on_remote: list[bool]) -> ObjectID | None:

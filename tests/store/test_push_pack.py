@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from gitcurator.store.commits import make_commit
 from gitcurator.store.notes import NOTES_REF, key_id, read_blobs, read_notes, write_notes
 from gitcurator.store.objects import ObjectBatch
 from gitcurator.store.push_pack import push_pack
+from gitcurator.store.refs import move_ref
 from gitcurator.store.remote import Remote
 
 RECORDS = 2000
@@ -205,3 +207,54 @@ def test_a_tree_entry_naming_a_blob_is_damage_named_not_a_crash(store: Store) ->
     batch.store_in(store)
     with pytest.raises(StoreError, match=f"object {blob.id.decode()} is named as a tree"):
         push_pack(store.repo.object_store, [], [commit.id])
+
+
+def _fixed_thin(bare: Path, data: bytes) -> tuple[int, int]:
+    """(objects sent, objects indexed) once `git index-pack --fix-thin` stored `data` in
+    `bare`: what it indexed beyond what was sent are the bases it had to append."""
+    done = subprocess.run(
+        ["git", "index-pack", "--stdin", "--fix-thin"],
+        cwd=bare,
+        input=data,
+        capture_output=True,
+        check=True,
+    )
+    name = done.stdout.decode().split()[-1]
+    idx = (bare / "objects" / "pack" / f"pack-{name}.idx").read_bytes()
+    listed = subprocess.run(["git", "show-index"], input=idx, capture_output=True, check=True)
+    return int.from_bytes(data[8:12], "big"), len(listed.stdout.splitlines())
+
+
+@pytest.mark.parametrize("ofs_delta", [True, False])
+def test_a_merge_leans_on_its_unpushed_parent_sent_with_it(
+    served: tuple[Path, str], store: Store, ofs_delta: bool
+) -> None:
+    # A sync's merge: parents the local commit X (not on the remote) and the remote's R2.
+    bare, _ = served
+    first = read_notes(store).commit
+    assert first is not None
+    theirs = [f"skill-{i:04d}" for i in range(0, RECORDS, 20)]
+    ours = [f"skill-{i:04d}" for i in range(10, RECORDS, 20)]
+    remote_tip = _write(store, dict.fromkeys(theirs, 2), "the remote's")
+    git("push", "-q", str(bare), NOTES_REF.decode(), cwd=store.root)
+    assert move_ref(store, NOTES_REF, remote_tip, first)
+    local = _write(store, dict.fromkeys(ours, 3), "ours, not pushed")
+    records = {name: _doc(name, 2) for name in theirs}
+    merge = write_notes(store, read_notes(store), records, "merge", parents=[local, remote_tip])
+    pack = push_pack(store.repo.object_store, [remote_tip], [merge])
+    records_sent = pack.records(store.repo.object_store, ofs_delta)
+    chunks = PackChunkGenerator(
+        num_records=len(pack.objects), records=records_sent, object_format=DEFAULT_OBJECT_FORMAT
+    )
+    sent, indexed = _fixed_thin(bare, b"".join(chunks))
+    # The remote appends a base for each delta against one of its own objects. The merge's
+    # trees and records lean on X's, sent in the same pack, when the remote reads offset
+    # deltas: then only X's objects need bases of the remote's (its records, fan-out folders
+    # and root); else the merge's need them too.
+    x_objects = len(ours) + len({key_id(n)[:2] for n in ours}) + 1
+    appended = indexed - sent
+    if ofs_delta:
+        assert appended <= x_objects, (appended, x_objects)
+    else:
+        assert appended > x_objects, (appended, x_objects)
+    git("fsck", "--strict", "--no-dangling", cwd=bare)
