@@ -18,7 +18,7 @@ from typing import Any
 
 from gitcurator.errors import CuratorError
 from gitcurator.store import ObjectID, Store
-from gitcurator.store.kept_trees import trees_kept
+from gitcurator.store.kept_objects import objects_kept
 from gitcurator.store.notes import NOTES_REF
 from gitcurator.store.refs import ref_value, set_ref
 from gitcurator.store.remote import RemoteError, resolve_remote
@@ -115,8 +115,8 @@ def sync(
         check_local(store)
     result = SyncResult(remote.name, remote.location)
     connection = Connection(store, remote, progress)
-    # The notes trees are read by a diff, then again by the push or the merge's edit.
-    kept = trees_kept(store.repo.object_store)
+    # The notes trees and records are read by a diff or the merge, then again by the push.
+    kept = objects_kept(store.repo.object_store)
     kept.__enter__()
     try:
         # Fetch before anything else: an unreachable remote must leave everything as it was.

@@ -1,4 +1,4 @@
-"""store.kept_trees: within a command each tree is read from the packs once, blobs every time,
+"""store.kept_objects: within a sync each object is read from the packs once (up to a bound),
 and the store reads as before afterwards."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from dulwich.objects import Blob, Tree
 
-from gitcurator.store import Store, kept_trees
+from gitcurator.store import Store, kept_objects
 from gitcurator.store.objects import ObjectBatch
 
 
@@ -35,26 +35,29 @@ def _counting(store: Store) -> list[bytes]:
     return asked
 
 
-def test_a_tree_is_read_once_and_a_blob_each_time(store: Store) -> None:
+def test_an_object_is_read_once(store: Store) -> None:
     blob, tree = _stored(store)
     asked = _counting(store)
     objects = store.repo.object_store
-    with kept_trees.trees_kept(objects):
+    with kept_objects.objects_kept(objects):
         for _ in range(3):
             assert objects.get_raw(tree.id) == (Tree.type_num, tree.as_raw_string())
             assert objects.get_raw(blob.id) == (Blob.type_num, blob.as_raw_string())
     assert asked.count(tree.id) == 1
-    assert asked.count(blob.id) == 3
+    assert asked.count(blob.id) == 1
     objects.get_raw(tree.id)
     assert asked.count(tree.id) == 2, "after the block, the store reads as before"
 
 
-def test_a_tree_past_the_bound_is_read_again(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("bound", ["KEPT_BYTES", "LARGEST_KEPT"])
+def test_an_object_past_a_bound_is_read_again(
+    store: Store, monkeypatch: pytest.MonkeyPatch, bound: str
+) -> None:
     _, tree = _stored(store)
-    monkeypatch.setattr(kept_trees, "KEPT_BYTES", 1)
+    monkeypatch.setattr(kept_objects, bound, 1)
     asked = _counting(store)
     objects = store.repo.object_store
-    with kept_trees.trees_kept(objects):
+    with kept_objects.objects_kept(objects):
         objects.get_raw(tree.id)
         objects.get_raw(tree.id)
     assert asked.count(tree.id) == 2
@@ -63,6 +66,6 @@ def test_a_tree_past_the_bound_is_read_again(store: Store, monkeypatch: pytest.M
 def test_a_missing_object_stays_missing_and_the_reader_is_restored(store: Store) -> None:
     objects = store.repo.object_store
     before = objects.get_raw
-    with pytest.raises(KeyError), kept_trees.trees_kept(objects):
+    with pytest.raises(KeyError), kept_objects.objects_kept(objects):
         objects.get_raw(b"0" * 40)
     assert objects.get_raw == before
