@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import stat
 from collections import deque
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -43,6 +43,8 @@ _MAX_DEPTH = 50
 # Blobs larger than this are tried against their old version only (create_delta's cost grows
 # with both sizes).
 _WINDOW_LIMIT = 16 * 1024
+# A blob's old version is tried as its base when the window's best delta is over 1/4 of it.
+_PATH_BASE_ABOVE = 4
 
 
 @dataclass(slots=True)
@@ -83,15 +85,14 @@ class PushPack:
                     if len(delta) < best[0]:
                         best = (len(delta), hex_to_sha(base), delta)
             elif type_num == Blob.type_num and len(raw) <= _WINDOW_LIMIT:
-                candidates = list(window)
-                if base is not None:
-                    candidates.insert(0, (hex_to_sha(base), store.get_raw(base)[1]))
-                for base_sha, base_raw in candidates:
-                    if depth.get(base_sha, 0) >= _MAX_DEPTH:
-                        continue
-                    delta = b"".join(create_delta(base_raw, raw))
-                    if len(delta) < best[0]:
-                        best = (len(delta), base_sha, delta)
+                # The last blobs sent first: a new record shares most with the other new
+                # records. Its old version is read and tried only when they left more than a
+                # quarter of it (a skill file edited in a curator branch): 1,000 reads and
+                # deltas less for a push of 1,000 records (0.136 -> 0.113 s, 230 bytes more).
+                best = _smallest(best, window, raw, depth)
+                if base is not None and best[0] > len(raw) // _PATH_BASE_ABOVE:
+                    old_blob = [(hex_to_sha(base), store.get_raw(base)[1])]
+                    best = _smallest(best, old_blob, raw, depth)
                 window.appendleft((binsha, raw))
             if best[1] is None:
                 yield UnpackedObject(type_num, sha=binsha, decomp_len=len(raw), decomp_chunks=[raw])
@@ -104,6 +105,23 @@ class PushPack:
                 decomp_len=best[0],
                 decomp_chunks=[best[2]],
             )
+
+
+def _smallest(
+    best: tuple[int, bytes | None, bytes],
+    bases: Iterable[tuple[bytes, bytes]],
+    raw: bytes,
+    depth: dict[bytes, int],
+) -> tuple[int, bytes | None, bytes]:
+    """`best`, or a smaller delta of `raw` against one of `bases` ((binary id, raw) pairs)
+    whose chain is not yet at _MAX_DEPTH: (size, base id, delta)."""
+    for base_sha, base_raw in bases:
+        if depth.get(base_sha, 0) >= _MAX_DEPTH:
+            continue
+        delta = b"".join(create_delta(base_raw, raw))
+        if len(delta) < best[0]:
+            best = (len(delta), base_sha, delta)
+    return best
 
 
 def push_pack(

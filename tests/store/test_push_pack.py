@@ -258,3 +258,28 @@ def test_a_merge_leans_on_its_unpushed_parent_sent_with_it(
     else:
         assert appended > x_objects, (appended, x_objects)
     git("fsck", "--strict", "--no-dangling", cwd=bare)
+
+
+def test_an_edited_file_goes_as_a_delta_against_its_old_version(store: Store) -> None:
+    # Unrelated blobs are sent before it (the window), and share nothing with it: its old
+    # version, on the remote, is still tried and taken.
+    text = "".join(f"line {i} of a skill file that someone edits\n" for i in range(100))
+    old_blob = Blob.from_string(text.encode())
+    new_blob = Blob.from_string((text + "one more line\n").encode())
+    others = [Blob.from_string(f"unrelated {i} ".encode() * 40) for i in range(3)]
+    before, after = Tree(), Tree()
+    before.add(b"SKILL.md", 0o100644, old_blob.id)
+    for i, other in enumerate(others):
+        after.add(f"0{i}.md".encode(), 0o100644, other.id)  # before SKILL.md in a tree
+    after.add(b"SKILL.md", 0o100644, new_blob.id)
+    first = make_commit(store, before.id, [], "first\n")
+    second = make_commit(store, after.id, [first.id], "edited\n")
+    batch = ObjectBatch()
+    for obj in (old_blob, new_blob, *others, before, after, first, second):
+        batch.add_object(obj)
+    batch.store_in(store)
+    pack = push_pack(store.repo.object_store, [first.id], [second.id])
+    sent = {r.sha(): r for r in pack.records(store.repo.object_store, True)}
+    edited = sent[bytes.fromhex(new_blob.id.decode())]
+    assert edited.delta_base == bytes.fromhex(old_blob.id.decode())
+    assert edited.decomp_len < 100
