@@ -7,14 +7,12 @@ import re
 from typing import Any
 
 from gitcurator.audit.trail import Entry, LoggedCommit, audit_trail
+from gitcurator.audit.trailers import BRANCH_PREFIX as BRANCH_PREFIX
 from gitcurator.errors import JSON_READ_ERRORS
 from gitcurator.lifecycle.report import run_paths
 from gitcurator.store import Store, commits, graph, trees
 from gitcurator.store.branches import branch_names
 from gitcurator.store.history import history_changes
-
-BRANCH_PREFIX = "curator/"
-
 
 _RUN_ID = re.compile(r"[0-9]{8}-[0-9]{6}(-[0-9]+)?")
 

@@ -32,6 +32,9 @@ UPDATE_RUN = "Update-Run"
 # A notes commit names the journal segments it folded, so a crash between the notes commit
 # and deleting the segment never counts its events twice.
 FOLDED_SEGMENT = "Folded-Segment"
+# The branches a pass writes (curator/<run id>), named in its trailers' messages and traded
+# by `sync`; here, not in audit.passes, so sync need not import the pass-reading code.
+BRANCH_PREFIX = "curator/"
 
 # git's trailer keys are alphanumerics and hyphens; spaces may precede the colon.
 _TRAILER_LINE = re.compile(r"([A-Za-z0-9][A-Za-z0-9-]*)[ \t]*:[ \t]*(.*)")

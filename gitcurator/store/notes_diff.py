@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from dulwich.objects import Commit, ObjectID
+from dulwich.objects import Commit, ObjectID, Tree, parse_tree
 
 from gitcurator.errors import StoreError
 from gitcurator.store.commits import commit_tree_of
@@ -77,8 +77,13 @@ def notes_keys(store: Store, commit_id: ObjectID) -> dict[str, ObjectID]:
     root = notes_folder(store, commit.tree)
     if KEYS_DIR not in root or root[KEYS_DIR][0] != TREE_MODE:
         return {}
-    keys = notes_folder(store, root[KEYS_DIR][1])
-    return {text_path(entry.path): entry.sha for entry in keys.iteritems()}
+    folder = root[KEYS_DIR][1]
+    kind, raw = store.repo.object_store.get_raw(folder)
+    if kind != Tree.type_num:
+        notes_folder(store, folder)  # raises the error naming the damage
+    # The raw entries, not a Tree's: iteritems sorts 10,000 named tuples (0.03 s a sync).
+    entries = parse_tree(raw, store.repo.object_format.oid_length)
+    return {text_path(name): ObjectID(sha) for name, _, sha in entries}
 
 
 def _other(entry: tuple[ObjectID, int] | None) -> OtherEntry | None:

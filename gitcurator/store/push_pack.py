@@ -7,15 +7,20 @@ bytes). Here each commit to send is walked beside its parents, entry by entry, a
 they differ: an entry equal to a parent's at the same path is in the remote already (the
 parent is there) or is sent with that parent. What differs goes as a delta against the
 parent's object at the same path when that parent is on the remote (git's thin pack: the
-receiving side resolves the base from its own store), else whole. So the cost follows what
-changed, not the size of the tree, and the bytes are close to what `git push` sends.
+receiving side resolves the base from its own store), else whole. When a parent is itself
+sent, earlier in the same pack (a sync's merge: its local parent), its object is the base
+instead, for a remote that reads offset deltas: the remote then resolves it inside the pack
+and appends no base of its own for it (each appended base costs its index-pack a read, a
+compression and a write: B's push at 10,000 skills, 0.19 -> 0.12 s of the remote's CPU). So
+the cost follows what changed, not the size of the tree, and the bytes are close to what
+`git push` sends.
 """
 
 from __future__ import annotations
 
 import stat
 from collections import deque
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -38,6 +43,8 @@ _MAX_DEPTH = 50
 # Blobs larger than this are tried against their old version only (create_delta's cost grows
 # with both sizes).
 _WINDOW_LIMIT = 16 * 1024
+# A blob's old version is tried as its base when the window's best delta is over 1/4 of it.
+_PATH_BASE_ABOVE = 4
 
 
 @dataclass(slots=True)
@@ -45,36 +52,47 @@ class PushPack:
     """The objects to send (id -> the id of a delta base the remote has, or None)."""
 
     objects: dict[ObjectID, ObjectID | None] = field(default_factory=dict)
+    # An object -> the object at its path in a parent commit this pack sends before it: a
+    # delta base the remote resolves inside the pack, with nothing of its own to append.
+    local: dict[ObjectID, ObjectID] = field(default_factory=dict)
+    # The raw trees the walk read (sent ones and their bases), so records() reads none again.
+    trees: dict[ObjectID, bytes] = field(default_factory=dict)
 
     def records(self, store: BaseObjectStore, ofs_delta: bool = True) -> Iterator[UnpackedObject]:
         """The pack's entries, each the smallest of: the whole object, a delta against the
-        remote's object at its path, and for a blob a delta against one of the last blobs
-        sent before it (new records share their new text: git finds the same). The last
-        only for a remote that reads `ofs-delta` (dulwich writes a base in the pack so)."""
+        object at its path in a parent commit (the one this pack sends before it, else the
+        remote's), and for a blob a delta against one of the last blobs sent before it (new
+        records share their new text: git finds the same). Bases inside the pack only for a
+        remote that reads `ofs-delta` (dulwich writes a base in the pack so)."""
         window: deque[tuple[bytes, bytes]] = deque(maxlen=_WINDOW if ofs_delta else 0)
         depth: dict[bytes, int] = {}
+        trees = self.trees
         for sha, base in self.objects.items():
             # Raw bytes, not parsed objects: a tree parsed only to be sent is wasted time.
-            type_num, raw = store.get_raw(sha)
+            kept = trees.get(sha)
+            type_num, raw = (Tree.type_num, kept) if kept is not None else store.get_raw(sha)
             binsha = hex_to_sha(sha)
             best: tuple[int, bytes | None, bytes] = (len(raw) - _MIN_SAVING, None, b"")
+            here = self.local.get(sha) if ofs_delta else None
+            if here is not None and depth.get(hex_to_sha(here), 0) < _MAX_DEPTH:
+                base = here  # inside the pack: the remote appends no base of its own for it
             if type_num == Tree.type_num:
                 # Trees only against their old version (store.tree_delta: entry by entry);
                 # two different trees share nothing but their modes.
                 if base is not None:
-                    delta = tree_delta(store.get_raw(base)[1], raw)
+                    old = trees.get(base)
+                    delta = tree_delta(old if old is not None else store.get_raw(base)[1], raw)
                     if len(delta) < best[0]:
                         best = (len(delta), hex_to_sha(base), delta)
             elif type_num == Blob.type_num and len(raw) <= _WINDOW_LIMIT:
-                candidates = list(window)
-                if base is not None:
-                    candidates.insert(0, (hex_to_sha(base), store.get_raw(base)[1]))
-                for base_sha, base_raw in candidates:
-                    if depth.get(base_sha, 0) >= _MAX_DEPTH:
-                        continue
-                    delta = b"".join(create_delta(base_raw, raw))
-                    if len(delta) < best[0]:
-                        best = (len(delta), base_sha, delta)
+                # The last blobs sent first: a new record shares most with the other new
+                # records. Its old version is read and tried only when they left more than a
+                # quarter of it (a skill file edited in a curator branch): 1,000 reads and
+                # deltas less for a push of 1,000 records (0.136 -> 0.113 s, 230 bytes more).
+                best = _smallest(best, window, raw, depth)
+                if base is not None and best[0] > len(raw) // _PATH_BASE_ABOVE:
+                    old_blob = [(hex_to_sha(base), store.get_raw(base)[1])]
+                    best = _smallest(best, old_blob, raw, depth)
                 window.appendleft((binsha, raw))
             if best[1] is None:
                 yield UnpackedObject(type_num, sha=binsha, decomp_len=len(raw), decomp_chunks=[raw])
@@ -89,6 +107,23 @@ class PushPack:
             )
 
 
+def _smallest(
+    best: tuple[int, bytes | None, bytes],
+    bases: Iterable[tuple[bytes, bytes]],
+    raw: bytes,
+    depth: dict[bytes, int],
+) -> tuple[int, bytes | None, bytes]:
+    """`best`, or a smaller delta of `raw` against one of `bases` ((binary id, raw) pairs)
+    whose chain is not yet at _MAX_DEPTH: (size, base id, delta)."""
+    for base_sha, base_raw in bases:
+        if depth.get(base_sha, 0) >= _MAX_DEPTH:
+            continue
+        delta = b"".join(create_delta(base_raw, raw))
+        if len(delta) < best[0]:
+            best = (len(delta), base_sha, delta)
+    return best
+
+
 def push_pack(
     store: BaseObjectStore, haves: Collection[ObjectID], wants: Collection[ObjectID]
 ) -> PushPack:
@@ -96,7 +131,8 @@ def push_pack(
     hold `wants` too."""
     known = _history(store, [h for h in haves if h in store])
     pack = PushPack()
-    for sha in _missing_commits(store, wants, known):
+    # Parents before their children, so a child's objects can lean on what a parent sends.
+    for sha in reversed(_missing_commits(store, wants, known)):
         commit = store[sha]
         pack.objects[sha] = None
         if not isinstance(commit, Commit):
@@ -162,13 +198,14 @@ def _walk(
     if tree_id in parents or tree_id in pack.objects:
         return
     pack.objects[tree_id] = _base(parents, on_remote)
-    olds = [_entries(store, p) for p in parents]
+    _lean_on_pack(tree_id, parents, pack)
+    olds = [_entries(store, p, pack.trees) for p in parents]
     # An entry a parent holds alike (mode, name and id) is on the remote or goes with that
     # parent: compared as whole tuples first, so the 40 entries of a fan-out tree of the notes
     # cost one set lookup each, and only what changed is looked at by name (0.12 -> 0.0x s
     # for 1,000 changed records at 10,000).
     alike = set().union(*olds)
-    changed = [e for e in _entries(store, tree_id) if e not in alike]
+    changed = [e for e in _entries(store, tree_id, pack.trees) if e not in alike]
     if not changed:
         return
     by_name = [{name: (mode, sha) for name, mode, sha in old} for old in olds]
@@ -183,24 +220,37 @@ def _walk(
             # A gitlink is a commit of another repository: no base for a blob.
             blobs = [e[1] if e and _is_blob(e[0]) else None for e in there]
             pack.objects[sha] = _base(blobs, on_remote)
+            _lean_on_pack(sha, blobs, pack)
 
 
 def _is_blob(mode: int) -> bool:
     return not stat.S_ISDIR(mode) and not S_ISGITLINK(mode)
 
 
-def _entries(store: BaseObjectStore, tree_id: ObjectID | None) -> list[tuple[bytes, int, ObjectID]]:
+def _entries(
+    store: BaseObjectStore, tree_id: ObjectID | None, kept: dict[ObjectID, bytes]
+) -> list[tuple[bytes, int, ObjectID]]:
     """The (name, mode, id) entries of the tree `tree_id`, in its order (none for None): the
-    raw tree through dulwich's compiled parser, no Tree object built."""
+    raw tree through dulwich's compiled parser, no Tree object built; the raw tree is kept."""
     if tree_id is None:
         return []
-    kind, raw = store.get_raw(tree_id)
+    known = kept.get(tree_id)
+    kind, raw = (Tree.type_num, known) if known is not None else store.get_raw(tree_id)
     if kind != Tree.type_num:
         raise StoreError(
             f"object {tree_id.decode()} is named as a tree but is not one: this repository "
             "is damaged (run `git fsck`); nothing was pushed"
         )
+    kept[tree_id] = raw
     return list(parse_tree(raw, 20))  # type: ignore[arg-type]
+
+
+def _lean_on_pack(sha: ObjectID, candidates: list[ObjectID | None], pack: PushPack) -> None:
+    """Note the first candidate this pack sends before `sha`, as its in-pack base."""
+    for candidate in candidates:
+        if candidate is not None and candidate in pack.objects:
+            pack.local[sha] = candidate
+            return
 
 
 def _base(candidates: list[ObjectID | None], on_remote: list[bool]) -> ObjectID | None:

@@ -20,11 +20,12 @@ import struct
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import IO, TYPE_CHECKING
 
 from dulwich._pack import apply_delta
 from dulwich.errors import ApplyDeltaError, ChecksumMismatch
-from dulwich.objects import ObjectID
+from dulwich.objects import ObjectID, RawObjectID
 from dulwich.pack import UnresolvedDeltas
 
 from gitcurator.errors import StoreError
@@ -34,6 +35,7 @@ from gitcurator.store.pack_writer import PackWritten, install_pack, object_heade
 
 if TYPE_CHECKING:
     from dulwich.object_store import BaseObjectStore
+    from dulwich.pack import Pack
 
 # Packs larger than this go to dulwich, which streams them: every object is held inflated here.
 FAST_LIMIT = 32 * 1024 * 1024
@@ -176,23 +178,42 @@ def _resolve(entries: list[_Entry], object_store: BaseObjectStore, done: _Resolv
             by_name.setdefault(entry.base, []).append(entry)
     _settle(ready, done, by_offset, by_name)
     # What still waits leans on a base outside the pack (a thin pack's) or on nothing at all.
-    for name in sorted(by_name):
-        if name not in by_name:
-            continue  # settled meanwhile, its base built from another
-        try:
-            base = object_store.get_raw(ObjectID(name.hex().encode()))
-        except KeyError:
-            continue
-        done.hold(len(base[1]))
-        done.external[name] = base
-        waiting = by_name.pop(name)
-        _settle([(e, _applied(base, e, done)) for e in waiting], done, by_offset, by_name)
+    # The store's packs are asked first: most names waiting here are this pack's own deltas
+    # still waiting on their base, and each miss of dulwich's get_raw lists the pack folder
+    # again and looks for a loose file (0.08 s of a fetch of the merge at 10,000 skills).
+    packs: list[Pack] = list(getattr(object_store, "packs", ()))
+    for lookup in (partial(_packed, packs), partial(_held, object_store)):
+        for name in sorted(by_name):
+            if name not in by_name:
+                continue  # settled meanwhile, its base built from another
+            try:
+                base = lookup(name)
+            except KeyError:
+                continue
+            done.hold(len(base[1]))
+            done.external[name] = base
+            waiting = by_name.pop(name)
+            _settle([(e, _applied(base, e, done)) for e in waiting], done, by_offset, by_name)
     left = len(entries) - len(done.objects)
     if left:
         raise DamagedPack(
             f"{left} object(s) in the pack the remote sent are deltas against objects neither "
             "the pack nor this repository holds (or a delta cycle)"
         )
+
+
+def _packed(packs: list[Pack], name: bytes) -> tuple[int, bytes]:
+    """The object of binary name `name` from the first of `packs` holding it (KeyError if
+    none does)."""
+    for pack in packs:
+        if RawObjectID(name) in pack:
+            return pack.get_raw(RawObjectID(name))
+    raise KeyError(name)
+
+
+def _held(object_store: BaseObjectStore, name: bytes) -> tuple[int, bytes]:
+    """The object of binary name `name` wherever the store holds it (KeyError if nowhere)."""
+    return object_store.get_raw(ObjectID(name.hex().encode()))
 
 
 def _settle(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 
-from gitcurator.audit.passes import BRANCH_PREFIX
+from gitcurator.audit.trailers import BRANCH_PREFIX
 from gitcurator.errors import CuratorError
 from gitcurator.store import ObjectID, Store
 from gitcurator.store.refs import delete_ref, local_refs, move_ref, ref_value, set_ref

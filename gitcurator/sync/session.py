@@ -18,6 +18,7 @@ from typing import Any
 
 from gitcurator.errors import CuratorError
 from gitcurator.store import ObjectID, Store
+from gitcurator.store.kept_objects import objects_kept
 from gitcurator.store.notes import NOTES_REF
 from gitcurator.store.refs import ref_value, set_ref
 from gitcurator.store.remote import RemoteError, resolve_remote
@@ -114,6 +115,9 @@ def sync(
         check_local(store)
     result = SyncResult(remote.name, remote.location)
     connection = Connection(store, remote, progress)
+    # The notes trees and records are read by a diff or the merge, then again by the push.
+    kept = objects_kept(store.repo.object_store)
+    kept.__enter__()
     try:
         # Fetch before anything else: an unreachable remote must leave everything as it was.
         # The remote's default branch comes too when it shows nothing of gitcurator's: its
@@ -185,6 +189,7 @@ def sync(
         remember_branches(store, remote, fetched.refs, seen, pushed_branches)
     finally:
         connection.close()
+        kept.__exit__(None, None, None)
     result.local_after = _hex(ref_value(store, NOTES_REF))
     return result
 

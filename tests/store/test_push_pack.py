@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from gitcurator.store.commits import make_commit
 from gitcurator.store.notes import NOTES_REF, key_id, read_blobs, read_notes, write_notes
 from gitcurator.store.objects import ObjectBatch
 from gitcurator.store.push_pack import push_pack
+from gitcurator.store.refs import move_ref
 from gitcurator.store.remote import Remote
 
 RECORDS = 2000
@@ -205,3 +207,79 @@ def test_a_tree_entry_naming_a_blob_is_damage_named_not_a_crash(store: Store) ->
     batch.store_in(store)
     with pytest.raises(StoreError, match=f"object {blob.id.decode()} is named as a tree"):
         push_pack(store.repo.object_store, [], [commit.id])
+
+
+def _fixed_thin(bare: Path, data: bytes) -> tuple[int, int]:
+    """(objects sent, objects indexed) once `git index-pack --fix-thin` stored `data` in
+    `bare`: what it indexed beyond what was sent are the bases it had to append."""
+    done = subprocess.run(
+        ["git", "index-pack", "--stdin", "--fix-thin"],
+        cwd=bare,
+        input=data,
+        capture_output=True,
+        check=True,
+    )
+    name = done.stdout.decode().split()[-1]
+    idx = (bare / "objects" / "pack" / f"pack-{name}.idx").read_bytes()
+    listed = subprocess.run(["git", "show-index"], input=idx, capture_output=True, check=True)
+    return int.from_bytes(data[8:12], "big"), len(listed.stdout.splitlines())
+
+
+@pytest.mark.parametrize("ofs_delta", [True, False])
+def test_a_merge_leans_on_its_unpushed_parent_sent_with_it(
+    served: tuple[Path, str], store: Store, ofs_delta: bool
+) -> None:
+    # A sync's merge: parents the local commit X (not on the remote) and the remote's R2.
+    bare, _ = served
+    first = read_notes(store).commit
+    assert first is not None
+    theirs = [f"skill-{i:04d}" for i in range(0, RECORDS, 20)]
+    ours = [f"skill-{i:04d}" for i in range(10, RECORDS, 20)]
+    remote_tip = _write(store, dict.fromkeys(theirs, 2), "the remote's")
+    git("push", "-q", str(bare), NOTES_REF.decode(), cwd=store.root)
+    assert move_ref(store, NOTES_REF, remote_tip, first)
+    local = _write(store, dict.fromkeys(ours, 3), "ours, not pushed")
+    records = {name: _doc(name, 2) for name in theirs}
+    merge = write_notes(store, read_notes(store), records, "merge", parents=[local, remote_tip])
+    pack = push_pack(store.repo.object_store, [remote_tip], [merge])
+    records_sent = pack.records(store.repo.object_store, ofs_delta)
+    chunks = PackChunkGenerator(
+        num_records=len(pack.objects), records=records_sent, object_format=DEFAULT_OBJECT_FORMAT
+    )
+    sent, indexed = _fixed_thin(bare, b"".join(chunks))
+    # The remote appends a base for each delta against one of its own objects. The merge's
+    # trees and records lean on X's, sent in the same pack, when the remote reads offset
+    # deltas: then only X's objects need bases of the remote's (its records, fan-out folders
+    # and root); else the merge's need them too.
+    x_objects = len(ours) + len({key_id(n)[:2] for n in ours}) + 1
+    appended = indexed - sent
+    if ofs_delta:
+        assert appended <= x_objects, (appended, x_objects)
+    else:
+        assert appended > x_objects, (appended, x_objects)
+    git("fsck", "--strict", "--no-dangling", cwd=bare)
+
+
+def test_an_edited_file_goes_as_a_delta_against_its_old_version(store: Store) -> None:
+    # Unrelated blobs are sent before it (the window), and share nothing with it: its old
+    # version, on the remote, is still tried and taken.
+    text = "".join(f"line {i} of a skill file that someone edits\n" for i in range(100))
+    old_blob = Blob.from_string(text.encode())
+    new_blob = Blob.from_string((text + "one more line\n").encode())
+    others = [Blob.from_string(f"unrelated {i} ".encode() * 40) for i in range(3)]
+    before, after = Tree(), Tree()
+    before.add(b"SKILL.md", 0o100644, old_blob.id)
+    for i, other in enumerate(others):
+        after.add(f"0{i}.md".encode(), 0o100644, other.id)  # before SKILL.md in a tree
+    after.add(b"SKILL.md", 0o100644, new_blob.id)
+    first = make_commit(store, before.id, [], "first\n")
+    second = make_commit(store, after.id, [first.id], "edited\n")
+    batch = ObjectBatch()
+    for obj in (old_blob, new_blob, *others, before, after, first, second):
+        batch.add_object(obj)
+    batch.store_in(store)
+    pack = push_pack(store.repo.object_store, [first.id], [second.id])
+    sent = {r.sha(): r for r in pack.records(store.repo.object_store, True)}
+    edited = sent[bytes.fromhex(new_blob.id.decode())]
+    assert edited.delta_base == bytes.fromhex(old_blob.id.decode())
+    assert edited.decomp_len < 100

@@ -124,6 +124,29 @@ def test_the_bases_a_thin_pack_leaves_out_are_appended_and_indexed(tmp_path: Pat
     assert indexed > sent
 
 
+def test_bases_held_as_loose_objects_are_found_after_the_packed_ones(tmp_path: Path) -> None:
+    # The bases are looked for in the store's packs first, then anywhere: here every object
+    # of the clone is loose, so each base comes from the second look.
+    src, dst, first = _pair(tmp_path)
+    pack_dir = dst / ".git" / "objects" / "pack"
+    for pack in [p for p in pack_dir.iterdir() if p.suffix == ".pack"]:
+        data = pack.read_bytes()
+        pack.unlink()
+        pack.with_suffix(".idx").unlink()
+        subprocess.run(["git", "unpack-objects", "-q"], cwd=dst, input=data, check=True)
+    assert not _packs(dst)
+    data = _thin(src, first)
+    _stored(dst, data)
+    assert git("fsck", "--strict", "--no-dangling", cwd=dst).returncode == 0
+    (added,) = [p for p in _packs(dst) if p.endswith(".idx")]
+    listing = subprocess.run(
+        ["git", "show-index"], input=(pack_dir / added).read_bytes(), capture_output=True
+    )
+    assert len(listing.stdout.splitlines()) > int.from_bytes(data[8:12], "big")
+    tip = git("rev-parse", "main", cwd=src).stdout.strip()
+    assert git("rev-list", "--objects", tip, cwd=dst).returncode == 0
+
+
 def test_a_pack_with_a_wrong_checksum_is_refused_and_nothing_stored(tmp_path: Path) -> None:
     src, dst, first = _pair(tmp_path)
     data = bytearray(_thin(src, first))
