@@ -14,8 +14,9 @@ from datetime import datetime
 
 from gitcurator.audit.passes import BRANCH_PREFIX
 from gitcurator.config import Config
-from gitcurator.curation import rows_cache
+from gitcurator.curation import pass_records, rows_cache
 from gitcurator.curation.catalogue_cache import described_blobs, skill_md_blobs
+from gitcurator.curation.pass_records import PassRecords
 from gitcurator.curation.reference_cache import tree_references
 
 # skill_rows_at moved to curation.skill_rows; branch_verify still imports it from here
@@ -64,8 +65,8 @@ def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS)
         raise CuratorError(f"branch {branch} has no commits yet; run `gitcurator init` first")
     tree = commits.commit_tree_of(store, tip)
     entries = store.tree_entries(tree)
-    rows, loaded, locations = _rows_at_tip(repo, tip, entries, now)
-    aliases = {n: r.absorbed_into for n, r in loaded.records.items() if r.absorbed_into}
+    rows, facts, locations = _rows_at_tip(repo, tip, entries, now)
+    aliases = dict(facts.aliases)
     references = tree_references(store, config, entries, locations, aliases)
     return PassInputs(
         now=now,
@@ -76,9 +77,9 @@ def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS)
         tree=tree,
         entries=entries,
         rows=tuple(rows),
-        recorded={n: r.lifecycle.value for n, r in loaded.records.items() if r.lifecycle},
+        recorded=facts.recorded,
         read=store.read_blob,
-        problems=tuple(loaded.problems),
+        problems=facts.problems,
         described=described_blobs(store, skill_md_blobs(entries, config, locations), progress),
         references=references,
         aliases=aliases,
@@ -88,22 +89,30 @@ def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS)
 
 def _rows_at_tip(
     repo: SkillsRepo, tip: ObjectID, entries: Mapping[str, tuple[ObjectID, int]], now: datetime
-) -> tuple[list[SkillRow], ledger.Loaded, list[SkillLocation]]:
-    """Every skill's row at `tip`, the records and the skills' locations: the rows from the
-    rows cache `list` and `status` keep, when what they are computed from did not move. A
-    pass keeps none itself: it writes the notes next, so they would be out of date at once."""
+) -> tuple[list[SkillRow], PassRecords, list[SkillLocation]]:
+    """Every skill's row at `tip`, the records' facts and the skills' locations: the rows
+    from the rows cache `list` and `status` keep, when what they are computed from did not
+    move, and the facts kept beside them (curation/pass_records). A pass keeps no rows
+    itself: it writes the notes next, so they would be out of date at once."""
     config = repo.config
     key = rows_cache.rows_key(repo, tip)
     latest = rows_cache.reader_latest()
-    loaded = ledger.load(repo.store)
     locations = find_skills(entries, config.skills_dir, config.include)
-    # The kept rows hold the records just loaded only if nothing moved while they loaded.
-    if rows_cache.rows_key(repo, tip) == key:
+    facts = pass_records.read_kept(repo, key, latest)
+    if facts is not None:
         kept = rows_cache.read_rows(repo, key, latest, now)
         if kept is not None:
-            return kept.rows, loaded, locations
+            return kept.rows, facts, locations
+    loaded = ledger.load(repo.store)
+    facts = pass_records.from_loaded(loaded)
+    # The kept rows hold the records just loaded only if nothing moved while they loaded.
+    if rows_cache.rows_key(repo, tip) == key:
+        pass_records.keep(repo, key, latest, facts)
+        kept = rows_cache.read_rows(repo, key, latest, now)
+        if kept is not None:
+            return kept.rows, facts, locations
     rows = skill_rows_at(repo, entries, loaded.records, now, head=tip, locations=locations)
-    return rows, loaded, locations
+    return rows, facts, locations
 
 
 def free_run_id(store: Store, now: datetime) -> str:
