@@ -67,7 +67,11 @@ def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS)
     entries = store.tree_entries(tree)
     rows, facts, locations = _rows_at_tip(repo, tip, entries, now)
     aliases = dict(facts.aliases)
-    references = tree_references(store, config, entries, locations, aliases)
+    # The scan reads every SKILL.md the catalogue reads after it (when neither is cached):
+    # each is loaded once for both.
+    catalogue = skill_md_blobs(entries, config, locations)
+    read = _reading_once(store.read_blob, set(catalogue))
+    references = tree_references(store, config, entries, locations, aliases, read)
     return PassInputs(
         now=now,
         config=config,
@@ -80,7 +84,7 @@ def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS)
         recorded=facts.recorded,
         read=store.read_blob,
         problems=facts.problems,
-        described=described_blobs(store, skill_md_blobs(entries, config, locations), progress),
+        described=described_blobs(store, catalogue, progress, read),
         references=references,
         aliases=aliases,
         locations=tuple(locations),
@@ -113,6 +117,24 @@ def _rows_at_tip(
             return kept.rows, facts, locations
     rows = skill_rows_at(repo, entries, loaded.records, now, head=tip, locations=locations)
     return rows, facts, locations
+
+
+def _reading_once(
+    read: Callable[[ObjectID], bytes], kept: set[ObjectID]
+) -> Callable[[ObjectID], bytes]:
+    """`read`, with the blobs among `kept` held after their first read and handed out at
+    their second (then let go: a blob is asked for at most twice)."""
+    held: dict[ObjectID, bytes] = {}
+
+    def read_once(blob: ObjectID) -> bytes:
+        data = held.pop(blob, None)
+        if data is None:
+            data = read(blob)
+            if blob in kept:
+                held[blob] = data
+        return data
+
+    return read_once
 
 
 def free_run_id(store: Store, now: datetime) -> str:

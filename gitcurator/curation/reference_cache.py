@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from gitcurator.config import Config
@@ -35,8 +35,11 @@ def tree_references(
     entries: Mapping[str, tuple[ObjectID, int]],
     locations: list[SkillLocation],
     aliases: Mapping[str, str],
+    read: Callable[[ObjectID], bytes] | None = None,
 ) -> ReferenceGraph:
-    """Who refers to which skill in the tree of `entries` (read through the cache)."""
+    """Who refers to which skill in the tree of `entries` (read through the cache; `read`
+    loads a blob, by default store.read_blob)."""
+    read = read or store.read_blob
     path = ledger.state_of(store) / REFERENCES_CACHE
     cache, stored = _entries(path)
     globs = config.reference_files
@@ -45,7 +48,7 @@ def tree_references(
     if graph is not None:
         return graph
     try:
-        graph, fresh = scan_entries(entries, store.read_blob, locations, globs, aliases, cache)
+        graph, fresh = scan_entries(entries, read, locations, globs, aliases, cache)
     except (TypeError, ValueError, AttributeError):
         if not cache:
             raise
@@ -53,7 +56,7 @@ def tree_references(
         # by a tool that recomputed the digest): read every file again, as without one, and
         # write the cache anew.
         cache = {}
-        graph, fresh = scan_entries(entries, store.read_blob, locations, globs, aliases)
+        graph, fresh = scan_entries(entries, read, locations, globs, aliases)
     if not is_read_only():  # a dry run writes nothing: its text need not be built either
         write_cache(path, _document(fresh, key, graph))
     return graph
