@@ -41,12 +41,13 @@ def tree_references(
     loads a blob, by default store.read_blob)."""
     read = read or store.read_blob
     path = ledger.state_of(store) / REFERENCES_CACHE
-    cache, stored = _entries(path)
     globs = config.reference_files
     key = graph_key(entries, locations, globs, aliases)
-    graph = _graph(stored, key)
+    text = _checked_body(path)
+    graph = None if text is None else _graph(_stored_graph(text), key)
     if graph is not None:
         return graph
+    cache, _ = _entries(text)
     try:
         graph, fresh = scan_entries(entries, read, locations, globs, aliases, cache)
     except (TypeError, ValueError, AttributeError):
@@ -79,22 +80,44 @@ def graph_key(
     return digest.hexdigest()
 
 
-def _entries(path: Path) -> tuple[Entries, object]:
-    """The cache's entries and the graph stored beside them; none when the file is missing
-    or damaged. The file is a header line (version, digest) and the entries' JSON, so an
-    edited or truncated cache is noticed at the cost of one hash (checking each candidate's
-    shape would cost more than the scan saves) and parsed once."""
+def _checked_body(path: Path) -> str | None:
+    """The entries' JSON of the cache, None when the file is missing or damaged. The file is
+    a header line (version, digest) and that JSON, so an edited or truncated cache is
+    noticed at the cost of one hash (checking each candidate's shape would cost more than
+    the scan saves)."""
     text = _read_text(path)
     if text is None:
-        return {}, None
+        return None
     header, _, body = text.partition("\n")
     try:
         head = json.loads(header)
     except ValueError:
-        return {}, None
+        return None
     if not isinstance(head, dict) or head.get("version") != _VERSION:
-        return {}, None
-    if _sha1(body) != head.get("sha1"):
+        return None
+    return body if _sha1(body) == head.get("sha1") else None
+
+
+def _stored_graph(body: str) -> object:
+    """The graph kept in the checked `body`, read without parsing the candidates before it:
+    _document writes it as the object's last key, and a key's quotes cannot stand unescaped
+    inside a string, so the last `"graph":{"key":` at the top level is found from the end."""
+    marker = '"' + _GRAPH + '":{"key":'
+    at = body.rfind(marker)
+    if at <= 0 or body[at - 1] not in "{,":
+        return None
+    start = at + len(marker) - len('{"key":')
+    try:
+        graph, end = json.JSONDecoder().raw_decode(body, start)
+    except (ValueError, RecursionError):
+        return None
+    return graph if body[end:] == "}" else None
+
+
+def _entries(body: str | None) -> tuple[Entries, object]:
+    """The cache's entries and the graph stored beside them, from its checked `body`; none
+    when there is none or it is damaged."""
+    if body is None:
         return {}, None
     try:
         files = json.loads(body)
