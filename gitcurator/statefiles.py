@@ -58,6 +58,9 @@ PASS_RECORDS_CACHE = "pass-records.json"
 # (commands/list_quick): read without dulwich, each state judged again at the reader's now.
 LIST_TEXT = "list-json.txt"
 TREE_CACHE = "tree-cache.json"  # the file listing of the last tree asked for
+# find_skills of the last tree a pass read, by its id and the config's skills_dir and
+# include: (curation/locations_cache)
+LOCATIONS_CACHE = "skill-locations.json"
 # HEAD's SKILL.md files and their `name:`s, for the tree it names (telemetry.names_index)
 NAMES_INDEX = "names-index.json"
 # what the names cache's lines were built from: HEAD's tree, the config, the absorbed names

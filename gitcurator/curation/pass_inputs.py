@@ -16,6 +16,7 @@ from gitcurator.audit.passes import BRANCH_PREFIX
 from gitcurator.config import Config
 from gitcurator.curation import pass_records, rows_cache
 from gitcurator.curation.catalogue_cache import described_blobs, skill_md_blobs
+from gitcurator.curation.locations_cache import tree_locations
 from gitcurator.curation.pass_records import PassRecords
 from gitcurator.curation.reference_cache import tree_references
 
@@ -27,7 +28,7 @@ from gitcurator.lifecycle.catalogue_cost import Described
 from gitcurator.lifecycle.inventory import SkillRow
 from gitcurator.progress import NO_PROGRESS, Progress
 from gitcurator.references.graph import ReferenceGraph
-from gitcurator.skills.document import SkillLocation, find_skills
+from gitcurator.skills.document import SkillLocation
 from gitcurator.store import ObjectID, Store, branches, commits
 from gitcurator.telemetry import ledger
 
@@ -65,7 +66,8 @@ def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS)
         raise CuratorError(f"branch {branch} has no commits yet; run `gitcurator init` first")
     tree = commits.commit_tree_of(store, tip)
     entries = store.tree_entries(tree)
-    rows, facts, locations = _rows_at_tip(repo, tip, entries, now)
+    locations = tree_locations(store, tree, entries, config.skills_dir, config.include)
+    rows, facts = _rows_at_tip(repo, tip, entries, locations, now)
     aliases = dict(facts.aliases)
     # The scan reads every SKILL.md the catalogue reads after it (when neither is cached):
     # each is loaded once for both.
@@ -92,21 +94,24 @@ def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS)
 
 
 def _rows_at_tip(
-    repo: SkillsRepo, tip: ObjectID, entries: Mapping[str, tuple[ObjectID, int]], now: datetime
-) -> tuple[list[SkillRow], PassRecords, list[SkillLocation]]:
-    """Every skill's row at `tip`, the records' facts and the skills' locations: the rows
-    from the rows cache `list` and `status` keep, when what they are computed from did not
-    move, and the facts kept beside them (curation/pass_records). A pass keeps no rows
-    itself: it writes the notes next, so they would be out of date at once."""
-    config = repo.config
+    repo: SkillsRepo,
+    tip: ObjectID,
+    entries: Mapping[str, tuple[ObjectID, int]],
+    locations: list[SkillLocation],
+    now: datetime,
+) -> tuple[list[SkillRow], PassRecords]:
+    """Every skill's row at `tip` (whose files are `entries`, its skills `locations`) and the
+    records' facts: the rows from the rows cache `list` and `status` keep, when what they
+    are computed from did not move, and the facts kept beside them (curation/pass_records).
+    A pass keeps no rows itself: it writes the notes next, so they would be out of date at
+    once."""
     key = rows_cache.rows_key(repo, tip)
     latest = rows_cache.reader_latest()
-    locations = find_skills(entries, config.skills_dir, config.include)
     facts = pass_records.read_kept(repo, key, latest)
     if facts is not None:
         kept = rows_cache.read_rows(repo, key, latest, now)
         if kept is not None:
-            return kept.rows, facts, locations
+            return kept.rows, facts
     loaded = ledger.load(repo.store)
     facts = pass_records.from_loaded(loaded)
     # The kept rows hold the records just loaded only if nothing moved while they loaded.
@@ -114,9 +119,9 @@ def _rows_at_tip(
         pass_records.keep(repo, key, latest, facts)
         kept = rows_cache.read_rows(repo, key, latest, now)
         if kept is not None:
-            return kept.rows, facts, locations
+            return kept.rows, facts
     rows = skill_rows_at(repo, entries, loaded.records, now, head=tip, locations=locations)
-    return rows, facts, locations
+    return rows, facts
 
 
 def _reading_once(
