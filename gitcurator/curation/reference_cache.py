@@ -14,19 +14,23 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gitcurator.config import Config
 from gitcurator.references.graph import Reference, ReferenceGraph
-from gitcurator.references.scan import Candidate, scan_entries
 from gitcurator.skills.document import SkillLocation
 from gitcurator.statefiles import REFERENCES_CACHE, is_read_only, read_regular, write_cache
 from gitcurator.store import ObjectID, Store
 from gitcurator.telemetry import ledger
 
+if TYPE_CHECKING:
+    # The scan (its patterns compiled at import) loads only when the kept graph does not fit.
+    from gitcurator.references.scan import Candidate
+
 _VERSION = 4  # raised whenever what a candidate is changes
 _GRAPH_VERSION = 1  # raised whenever how candidates become references changes
 _GRAPH = "graph"  # the key of the graph in the entries' document: never a blob id
-Entries = dict[str, list[Candidate] | str]
+Entries = dict[str, "list[Candidate] | str"]
 
 
 def tree_references(
@@ -48,6 +52,8 @@ def tree_references(
     if graph is not None:
         return graph
     cache, _ = _entries(text)
+    from gitcurator.references.scan import scan_entries
+
     try:
         graph, fresh = scan_entries(entries, read, locations, globs, aliases, cache)
     except (TypeError, ValueError, AttributeError):
