@@ -73,7 +73,7 @@ def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS)
     # each is loaded once for both.
     catalogue = skill_md_blobs(entries, config, locations)
     read = _reading_once(store.read_blob, set(catalogue))
-    references = tree_references(store, config, entries, locations, aliases, read)
+    references = tree_references(store, config, entries, locations, aliases, read, tree)
     return PassInputs(
         now=now,
         config=config,
