@@ -4,10 +4,10 @@ config they were found in answer from them, and a damaged file is walked again."
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
+from support.damaged_caches import KINDS, damage_cache
 from support.repos import git
 
 from gitcurator.curation.locations_cache import tree_locations
@@ -53,37 +53,18 @@ def test_a_dry_run_writes_none(repo: Path) -> None:
     assert not (repo / ".git/gitcurator" / LOCATIONS_CACHE).exists()
 
 
-@pytest.mark.parametrize(
-    "damage", ["garbage", "truncated", "forged path", "forged flag", "symlink", "fifo", "read-only"]
-)
+@pytest.mark.parametrize("damage", [*KINDS, "forged path", "forged flag", "unwritable"])
 def test_a_damaged_file_is_walked_again(repo: Path, damage: str, tmp_path: Path) -> None:
     cold = _locations(repo)
     cache = repo / ".git/gitcurator" / LOCATIONS_CACHE
     doc = json.loads(cache.read_text())
-    if damage == "garbage":
-        cache.write_bytes(b"\x00\xff")
-    elif damage == "truncated":
-        cache.write_bytes(cache.read_bytes()[:-7])
-    elif damage == "forged path":
-        doc["locations"][0][1] = "elsewhere/SKILL.md"
+    if damage in ("forged path", "forged flag"):
+        field, value = (1, "elsewhere/SKILL.md") if damage == "forged path" else (2, 1)
+        doc["locations"][0][field] = value
         cache.write_text(json.dumps(doc, separators=(",", ":")))
-    elif damage == "forged flag":
-        doc["locations"][0][2] = 1
-        cache.write_text(json.dumps(doc, separators=(",", ":")))
-    elif damage == "symlink":
-        elsewhere = tmp_path / "elsewhere.json"
-        elsewhere.write_bytes(cache.read_bytes())
+    elif damage == "unwritable":
         cache.unlink()
-        cache.symlink_to(elsewhere)
-    elif damage == "fifo":
-        cache.unlink()
-        os.mkfifo(cache)
-    if damage == "read-only":
-        cache.unlink()
-        cache.parent.chmod(0o500)
-        try:
-            assert _locations(repo) == cold
-        finally:
-            cache.parent.chmod(0o700)
-        return
+        cache.mkdir()  # neither read nor replaced: root is not stopped by a read-only mode
+    else:
+        damage_cache(cache, damage, tmp_path / "elsewhere.json")
     assert _locations(repo) == cold

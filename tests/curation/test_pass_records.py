@@ -5,11 +5,11 @@ gitcurator's back, an event recorded since, or a damaged cache gives a cold run'
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
+from support.damaged_caches import KINDS, damage_cache
 from support.references import committed_library, run_json
 from support.repos import corrupt_note, git, run_cli
 
@@ -89,33 +89,23 @@ def test_changes_behind_its_back_give_a_cold_runs_answer(repo: Path) -> None:
     assert _dry(repo) == _cold(repo)
 
 
-@pytest.mark.parametrize(
-    "damage", ["garbage", "truncated", "forged shape", "symlink", "fifo", "read-only folder"]
-)
+@pytest.mark.parametrize("damage", [*KINDS, "forged shape", "unwritable"])
 def test_a_damaged_facts_cache_is_ignored(repo: Path, damage: str, tmp_path: Path) -> None:
     cold = _cold(repo)
     cache = _state(repo) / PASS_RECORDS_CACHE
-    if damage == "garbage":
-        cache.write_bytes(b"\x00\xff not json at all")
-    elif damage == "truncated":
-        cache.write_bytes(cache.read_bytes()[:-10])
-    elif damage == "forged shape":
+    if damage == "forged shape":
         doc = json.loads(cache.read_text())
         doc["recorded"] = {"old-helper": 5}
         cache.write_text(json.dumps(doc, separators=(",", ":")))
-    elif damage == "symlink":
-        elsewhere = tmp_path / "elsewhere.json"
-        elsewhere.write_bytes(cache.read_bytes())
+    elif damage == "unwritable":
+        # A folder where the file belongs: neither read nor replaced (root is not stopped by
+        # a read-only mode), and a real pass goes on without keeping its facts.
         cache.unlink()
-        cache.symlink_to(elsewhere)
-    elif damage == "fifo":
-        cache.unlink()
-        os.mkfifo(cache)
-    if damage == "read-only folder":
-        _state(repo).chmod(0o500)
-        try:
-            assert _dry(repo) == cold
-        finally:
-            _state(repo).chmod(0o700)
+        cache.mkdir()
+        assert _dry(repo) == cold
+        assert run_cli("run", "--now", LATER, "-C", str(repo)).code == 0
+        assert cache.is_dir()
         return
+    else:
+        damage_cache(cache, damage, tmp_path / "elsewhere.json")
     assert _dry(repo) == cold
