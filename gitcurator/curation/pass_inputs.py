@@ -109,7 +109,7 @@ def _rows_at_tip(
     latest = rows_cache.reader_latest()
     facts = pass_records.read_kept(repo, key, latest)
     if facts is not None:
-        kept = rows_cache.read_rows(repo, key, latest, now)
+        kept = rows_cache.read_rows_only(repo, key, latest, now)
         if kept is not None:
             return kept.rows, facts
     loaded = ledger.load(repo.store)
@@ -117,7 +117,7 @@ def _rows_at_tip(
     # The kept rows hold the records just loaded only if nothing moved while they loaded.
     if rows_cache.rows_key(repo, tip) == key:
         pass_records.keep(repo, key, latest, facts)
-        kept = rows_cache.read_rows(repo, key, latest, now)
+        kept = rows_cache.read_rows_only(repo, key, latest, now)
         if kept is not None:
             return kept.rows, facts
     rows = skill_rows_at(repo, entries, loaded.records, now, head=tip, locations=locations)
