@@ -1,5 +1,5 @@
-"""The `gitcurator` executable: `record`, `hook` and a plain `flush`, `list`, `validate` or
-`sync` take a fast path, the rest goes to the CLI.
+"""The `gitcurator` executable: `record`, `hook` and a plain `flush`, `list`, `validate`,
+`sync` or `run` take a fast path, the rest goes to the CLI.
 
 Agents run `gitcurator record use NAME` on every skill load, so that command must not pay for
 click, dulwich or PyYAML. Anything this parser does not recognise (help, odd flags) falls
@@ -94,11 +94,14 @@ _PLAIN = ("flush", "list", "validate", "sync")
 
 def plain_command(args: list[str]) -> tuple[Callable[[], Result], bool] | None:
     """The command of a plain `flush`, `list`, `validate` or `sync`, alone or with `--json`
-    (and whether it is `--json`); None for anything else, which click parses."""
-    if not args or args[0] not in _PLAIN or args[1:] not in ([], ["--json"]):
-        return None
+    (and whether it is `--json`), or of a plain `run` (plain_run); None for anything else,
+    which click parses."""
     if "_GITCURATOR_COMPLETE" in os.environ:
         return None  # click's shell completion answers instead of the command
+    if "run" in args[:3]:
+        return plain_run(args)
+    if not args or args[0] not in _PLAIN or args[1:] not in ([], ["--json"]):
+        return None
     from pathlib import Path
 
     as_json, start = args[1:] == ["--json"], Path.cwd()
@@ -131,6 +134,52 @@ def plain_command(args: list[str]) -> tuple[Callable[[], Result], bool] | None:
             quiet=False,
             progress=NO_PROGRESS,
         )
+
+    return run, as_json
+
+
+_RUN_FLAGS = ("--json", "--dry-run")
+_RUN_VALUES = ("--now", "-C")
+
+
+def plain_run(args: list[str]) -> tuple[Callable[[], Result], bool] | None:
+    """The command of `[-C PATH] run` with any of `--json`, `--dry-run`, `--now T`, `-C PATH`
+    (each once), when no progress is drawn (`--json`, or stderr is no terminal): what a
+    schedule and a script run. None for anything else (help, `--consolidate`, `--now=T`, a
+    value that looks like an option, a PATH that is a file), which click parses and answers
+    with its usual messages."""
+    rest, group_dir = list(args), None
+    if rest[:1] == ["-C"] and len(rest) > 2:
+        group_dir, rest = rest[1], rest[2:]
+    if rest[:1] != ["run"]:
+        return None
+    seen: dict[str, str] = {}
+    i = 1
+    while i < len(rest):
+        arg = rest[i]
+        if arg in seen:
+            return None
+        if arg in _RUN_FLAGS:
+            seen[arg], i = "", i + 1
+        elif arg in _RUN_VALUES and i + 1 < len(rest) and rest[i + 1][:1] not in ("-", ""):
+            seen[arg], i = rest[i + 1], i + 2
+        else:
+            return None
+    as_json = "--json" in seen
+    if not as_json and sys.stderr.isatty() and os.environ.get("TERM") != "dumb":
+        return None  # a pass draws its progress there: cli/progress's
+    from pathlib import Path
+
+    here = seen.get("-C") or group_dir
+    if group_dir == "" or (here is not None and os.path.exists(here) and not os.path.isdir(here)):
+        return None  # click's -C refuses a file by name
+    start = Path(here) if here is not None else Path.cwd()
+    now, dry_run = seen.get("--now"), "--dry-run" in seen
+
+    def run() -> Result:
+        from gitcurator.commands.run import run as run_pass
+
+        return run_pass(start, now=now, dry_run=dry_run, consolidate=False)
 
     return run, as_json
 

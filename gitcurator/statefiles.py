@@ -51,10 +51,16 @@ HISTORY_CACHE = "history-cache.json"  # commits walked, with the paths each chan
 # Every skill's row for HEAD, the notes, the pending events and the config it was computed
 # from, its state judged again at each reading (curation/rows_cache): `list` and `status`.
 ROWS_CACHE = "rows-cache.json"
+# What a pass takes from the records beside the rows (each skill's recorded lifecycle state,
+# the absorbed names, what could not be read), under the same rows key (curation/pass_records)
+PASS_RECORDS_CACHE = "pass-records.json"
 # `list --json`'s text, each state left open, for the rows key it was made under
 # (commands/list_quick): read without dulwich, each state judged again at the reader's now.
 LIST_TEXT = "list-json.txt"
 TREE_CACHE = "tree-cache.json"  # the file listing of the last tree asked for
+# find_skills of the last tree a pass read, by its id and the config's skills_dir and
+# include: (curation/locations_cache)
+LOCATIONS_CACHE = "skill-locations.json"
 # HEAD's SKILL.md files and their `name:`s, for the tree it names (telemetry.names_index)
 NAMES_INDEX = "names-index.json"
 # what the names cache's lines were built from: HEAD's tree, the config, the absorbed names

@@ -5,7 +5,7 @@ skills). A dry run writes no cache (statefiles.read_only)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from gitcurator.config import Config
 from gitcurator.library import SkillsRepo
@@ -49,22 +49,26 @@ def skill_md_blobs(
 
 
 def described_blobs(
-    store: Store, blobs: Sequence[ObjectID], progress: Progress = NO_PROGRESS
+    store: Store,
+    blobs: Sequence[ObjectID],
+    progress: Progress = NO_PROGRESS,
+    read: Callable[[ObjectID], bytes] | None = None,
 ) -> dict[ObjectID, Described]:
     """blob -> (frontmatter name, description) of each SKILL.md blob; the cache keeps these
-    (`progress` hears how many are read)."""
+    (`progress` hears how many are read; `read` loads a blob, by default store.read_blob)."""
+    read = read or store.read_blob
     path = ledger.state_of(store) / CATALOGUE_CACHE
     cached = read_json(path)
     cache: dict[str, object] = cached if isinstance(cached, dict) else {}
     found: dict[ObjectID, Described] = {}
-    read = 0
+    fresh = 0
     for blob in counted(blobs, "reading the skill catalogue", progress):
         entry = _entry(cache.get(blob.decode()))
         if entry is None:
-            entry, read = described(store.read_blob(blob)), read + 1
+            entry, fresh = described(read(blob)), fresh + 1
         found[blob] = entry
     # Only HEAD's blobs are kept: the cache does not grow with every edit ever made.
-    if read or len(found) != len(cache):
+    if fresh or len(found) != len(cache):
         write_cache_json(path, {blob.decode(): list(entry) for blob, entry in found.items()})
     return found
 

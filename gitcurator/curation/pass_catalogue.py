@@ -51,26 +51,28 @@ def with_catalogue(
     gone = [_under(loc.folder, moved) for loc in live]
     listed = _listed(plan, live)
     kept = [entry for entry, out in zip(listed, gone, strict=True) if not out]
-    before = catalogue_cost(listed, count, tokenizer)
     if count is estimate_tokens and kept:
-        after = _estimate_less(listed, gone, tokenizer)
-    else:
-        after = catalogue_cost(kept, count, tokenizer)
+        return replace(plan, catalogue=_estimate_change(listed, gone, tokenizer))
+    before = catalogue_cost(listed, count, tokenizer)
+    after = catalogue_cost(kept, count, tokenizer)
     return replace(plan, catalogue=CatalogueChange(before, after))
 
 
-def _estimate_less(
+def _estimate_change(
     listed: list[tuple[str, str]], gone: list[bool], tokenizer: str
-) -> CatalogueCost:
-    """catalogue_cost by the estimate of `listed` less the entries `gone` marks: the whole
-    catalogue's characters and words less the removed lines' (each with its newline)."""
+) -> CatalogueChange:
+    """The estimate's catalogue_cost of `listed`, and of `listed` less the entries `gone`
+    marks: the whole catalogue's characters and words (counted once, for both) less the
+    removed lines' (each with its newline)."""
     lines = [catalogue_line(name, description) for name, description in listed]
     chars, words = estimate_parts("\n".join(lines))
+    before = CatalogueCost(len(lines), estimate_from(chars, words) if chars else 0, tokenizer)
     removed = [line for line, out in zip(lines, gone, strict=True) if out]
     for line in removed:
         less_chars, less_words = estimate_parts(line)
         chars, words = chars - less_chars - 1, words - less_words
-    return CatalogueCost(len(lines) - len(removed), estimate_from(chars, words), tokenizer)
+    after = CatalogueCost(len(lines) - len(removed), estimate_from(chars, words), tokenizer)
+    return CatalogueChange(before, after)
 
 
 def tree_after(plan: PassPlan) -> dict[str, File]:

@@ -14,8 +14,10 @@ from datetime import datetime
 
 from gitcurator.audit.passes import BRANCH_PREFIX
 from gitcurator.config import Config
-from gitcurator.curation import rows_cache
+from gitcurator.curation import pass_records, rows_cache
 from gitcurator.curation.catalogue_cache import described_blobs, skill_md_blobs
+from gitcurator.curation.locations_cache import tree_locations
+from gitcurator.curation.pass_records import PassRecords
 from gitcurator.curation.reference_cache import tree_references
 
 # skill_rows_at moved to curation.skill_rows; branch_verify still imports it from here
@@ -26,7 +28,7 @@ from gitcurator.lifecycle.catalogue_cost import Described
 from gitcurator.lifecycle.inventory import SkillRow
 from gitcurator.progress import NO_PROGRESS, Progress
 from gitcurator.references.graph import ReferenceGraph
-from gitcurator.skills.document import SkillLocation, find_skills
+from gitcurator.skills.document import SkillLocation
 from gitcurator.store import ObjectID, Store, branches, commits
 from gitcurator.telemetry import ledger
 
@@ -64,9 +66,14 @@ def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS)
         raise CuratorError(f"branch {branch} has no commits yet; run `gitcurator init` first")
     tree = commits.commit_tree_of(store, tip)
     entries = store.tree_entries(tree)
-    rows, loaded, locations = _rows_at_tip(repo, tip, entries, now)
-    aliases = {n: r.absorbed_into for n, r in loaded.records.items() if r.absorbed_into}
-    references = tree_references(store, config, entries, locations, aliases)
+    locations = tree_locations(store, tree, entries, config.skills_dir, config.include)
+    rows, facts = _rows_at_tip(repo, tip, entries, locations, now)
+    aliases = dict(facts.aliases)
+    # The scan reads every SKILL.md the catalogue reads after it (when neither is cached):
+    # each is loaded once for both.
+    catalogue = skill_md_blobs(entries, config, locations)
+    read = _reading_once(store.read_blob, set(catalogue))
+    references = tree_references(store, config, entries, locations, aliases, read, tree)
     return PassInputs(
         now=now,
         config=config,
@@ -76,10 +83,10 @@ def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS)
         tree=tree,
         entries=entries,
         rows=tuple(rows),
-        recorded={n: r.lifecycle.value for n, r in loaded.records.items() if r.lifecycle},
+        recorded=facts.recorded,
         read=store.read_blob,
-        problems=tuple(loaded.problems),
-        described=described_blobs(store, skill_md_blobs(entries, config, locations), progress),
+        problems=facts.problems,
+        described=described_blobs(store, catalogue, progress, read),
         references=references,
         aliases=aliases,
         locations=tuple(locations),
@@ -87,23 +94,52 @@ def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS)
 
 
 def _rows_at_tip(
-    repo: SkillsRepo, tip: ObjectID, entries: Mapping[str, tuple[ObjectID, int]], now: datetime
-) -> tuple[list[SkillRow], ledger.Loaded, list[SkillLocation]]:
-    """Every skill's row at `tip`, the records and the skills' locations: the rows from the
-    rows cache `list` and `status` keep, when what they are computed from did not move. A
-    pass keeps none itself: it writes the notes next, so they would be out of date at once."""
-    config = repo.config
+    repo: SkillsRepo,
+    tip: ObjectID,
+    entries: Mapping[str, tuple[ObjectID, int]],
+    locations: list[SkillLocation],
+    now: datetime,
+) -> tuple[list[SkillRow], PassRecords]:
+    """Every skill's row at `tip` (whose files are `entries`, its skills `locations`) and the
+    records' facts: the rows from the rows cache `list` and `status` keep, when what they
+    are computed from did not move, and the facts kept beside them (curation/pass_records).
+    A pass keeps no rows itself: it writes the notes next, so they would be out of date at
+    once."""
     key = rows_cache.rows_key(repo, tip)
     latest = rows_cache.reader_latest()
+    facts = pass_records.read_kept(repo, key, latest)
+    if facts is not None:
+        kept = rows_cache.read_rows_only(repo, key, latest, now)
+        if kept is not None:
+            return kept.rows, facts
     loaded = ledger.load(repo.store)
-    locations = find_skills(entries, config.skills_dir, config.include)
+    facts = pass_records.from_loaded(loaded)
     # The kept rows hold the records just loaded only if nothing moved while they loaded.
     if rows_cache.rows_key(repo, tip) == key:
-        kept = rows_cache.read_rows(repo, key, latest, now)
+        pass_records.keep(repo, key, latest, facts)
+        kept = rows_cache.read_rows_only(repo, key, latest, now)
         if kept is not None:
-            return kept.rows, loaded, locations
+            return kept.rows, facts
     rows = skill_rows_at(repo, entries, loaded.records, now, head=tip, locations=locations)
-    return rows, loaded, locations
+    return rows, facts
+
+
+def _reading_once(
+    read: Callable[[ObjectID], bytes], kept: set[ObjectID]
+) -> Callable[[ObjectID], bytes]:
+    """`read`, with the blobs among `kept` held after their first read and handed out at
+    their second (then let go: a blob is asked for at most twice)."""
+    held: dict[ObjectID, bytes] = {}
+
+    def read_once(blob: ObjectID) -> bytes:
+        data = held.pop(blob, None)
+        if data is None:
+            data = read(blob)
+            if blob in kept:
+                held[blob] = data
+        return data
+
+    return read_once
 
 
 def free_run_id(store: Store, now: datetime) -> str:

@@ -12,21 +12,25 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gitcurator.config import Config
 from gitcurator.references.graph import Reference, ReferenceGraph
-from gitcurator.references.scan import Candidate, scan_entries
 from gitcurator.skills.document import SkillLocation
 from gitcurator.statefiles import REFERENCES_CACHE, is_read_only, read_regular, write_cache
 from gitcurator.store import ObjectID, Store
 from gitcurator.telemetry import ledger
 
+if TYPE_CHECKING:
+    # The scan (its patterns compiled at import) loads only when the kept graph does not fit.
+    from gitcurator.references.scan import Candidate
+
 _VERSION = 4  # raised whenever what a candidate is changes
 _GRAPH_VERSION = 1  # raised whenever how candidates become references changes
 _GRAPH = "graph"  # the key of the graph in the entries' document: never a blob id
-Entries = dict[str, list[Candidate] | str]
+Entries = dict[str, "list[Candidate] | str"]
 
 
 def tree_references(
@@ -35,17 +39,25 @@ def tree_references(
     entries: Mapping[str, tuple[ObjectID, int]],
     locations: list[SkillLocation],
     aliases: Mapping[str, str],
+    read: Callable[[ObjectID], bytes] | None = None,
+    tree: ObjectID | None = None,
 ) -> ReferenceGraph:
-    """Who refers to which skill in the tree of `entries` (read through the cache)."""
+    """Who refers to which skill in the tree of `entries` (read through the cache; `read`
+    loads a blob, by default store.read_blob). `tree`, when the caller has it, is the id of
+    the stored tree whose files `entries` are: the graph is then kept under it."""
+    read = read or store.read_blob
     path = ledger.state_of(store) / REFERENCES_CACHE
-    cache, stored = _entries(path)
     globs = config.reference_files
-    key = graph_key(entries, locations, globs, aliases)
-    graph = _graph(stored, key)
+    key = graph_key(entries, locations, globs, aliases, tree)
+    text = _checked_body(path)
+    graph = None if text is None else _graph(_stored_graph(text), key)
     if graph is not None:
         return graph
+    cache, _ = _entries(text)
+    from gitcurator.references.scan import scan_entries
+
     try:
-        graph, fresh = scan_entries(entries, store.read_blob, locations, globs, aliases, cache)
+        graph, fresh = scan_entries(entries, read, locations, globs, aliases, cache)
     except (TypeError, ValueError, AttributeError):
         if not cache:
             raise
@@ -53,7 +65,7 @@ def tree_references(
         # by a tool that recomputed the digest): read every file again, as without one, and
         # write the cache anew.
         cache = {}
-        graph, fresh = scan_entries(entries, store.read_blob, locations, globs, aliases)
+        graph, fresh = scan_entries(entries, read, locations, globs, aliases)
     if not is_read_only():  # a dry run writes nothing: its text need not be built either
         write_cache(path, _document(fresh, key, graph))
     return graph
@@ -64,34 +76,61 @@ def graph_key(
     locations: Sequence[SkillLocation],
     globs: Sequence[str],
     aliases: Mapping[str, str],
+    tree: ObjectID | None = None,
 ) -> str:
     """The digest of everything the graph of a tree is made from (the candidates are a
-    function of the blobs, so of `entries`)."""
+    function of the blobs, so of `entries`; `entries` are a function of `tree`, whose id
+    stands for them when given: 20,000 lines less to format at 10,000 skills)."""
     digest = hashlib.sha1(f"{_VERSION}.{_GRAPH_VERSION}\n".encode())
-    lines = [f"{path}\0{blob.decode()}\0{mode:o}\n" for path, (blob, mode) in entries.items()]
-    lines.sort()
+    if tree is not None:
+        lines = [f"tree {tree.decode()}\n"]  # no entry makes this line: each of theirs has a NUL
+    else:
+        lines = [f"{p}\0{blob.decode()}\0{mode:o}\n" for p, (blob, mode) in entries.items()]
+        lines.sort()
     lines += [f"{x.folder}\0{x.skill_md}\0{x.archived}\0{x.skills_dir}\n" for x in locations]
     digest.update("".join(lines).encode("utf-8", "surrogateescape"))
     digest.update(json.dumps([list(globs), sorted(aliases.items())]).encode())
     return digest.hexdigest()
 
 
-def _entries(path: Path) -> tuple[Entries, object]:
-    """The cache's entries and the graph stored beside them; none when the file is missing
-    or damaged. The file is a header line (version, digest) and the entries' JSON, so an
-    edited or truncated cache is noticed at the cost of one hash (checking each candidate's
-    shape would cost more than the scan saves) and parsed once."""
+def _checked_body(path: Path) -> str | None:
+    """The entries' JSON of the cache, None when the file is missing or damaged. The file is
+    a header line (version, digest) and that JSON, so an edited or truncated cache is
+    noticed at the cost of one hash (checking each candidate's shape would cost more than
+    the scan saves)."""
     text = _read_text(path)
     if text is None:
-        return {}, None
+        return None
     header, _, body = text.partition("\n")
     try:
         head = json.loads(header)
     except ValueError:
-        return {}, None
+        return None
     if not isinstance(head, dict) or head.get("version") != _VERSION:
-        return {}, None
-    if _sha1(body) != head.get("sha1"):
+        return None
+    return body if _sha1(body) == head.get("sha1") else None
+
+
+def _stored_graph(body: str) -> object:
+    """The graph kept in the checked `body`, read without parsing the candidates before it:
+    _document writes it as the object's last key, and a key's quotes cannot stand unescaped
+    inside a string, so the last `"graph":{"key":` at the top level is found from the end."""
+    marker = '"' + _GRAPH + '":{"key":'
+    at = body.rfind(marker)
+    if at <= 0 or body[at - 1] not in "{,":
+        return None
+    start = at + len(marker) - len('{"key":')
+    try:
+        graph, end = json.JSONDecoder().raw_decode(body, start)
+    except (ValueError, RecursionError):
+        return None
+    return graph if body[end:] == "}" else None
+
+
+def _entries(body: str | None) -> tuple[Entries, object]:
+    """The cache's entries and the graph stored beside them, from its checked `body`; none
+    when there is none or it is damaged."""
+    if body is None:
         return {}, None
     try:
         files = json.loads(body)

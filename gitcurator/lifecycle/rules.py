@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -141,10 +141,11 @@ def plan_lifecycle(
     transitions: list[Transition] = []
     skipped: list[Skip] = []
     kept: list[Kept] = []
+    idle_of = _idle_memo(now)
     refs = (
         {}
         if policy.archive_referenced or not referenced
-        else _keeping(skills, policy, now, referenced)
+        else _keeping(skills, policy, idle_of, referenced)
     )
     for skill in sorted(skills, key=lambda s: s.name):
         why_not = _exempt(skill, policy)
@@ -152,7 +153,7 @@ def plan_lifecycle(
             skipped.append(Skip(skill.name, why_not))
             continue
         before = skill.recorded_state or ACTIVE
-        idle = idle_days(skill.last_activity_at, skill.created_at, now)
+        idle = idle_of(skill)
         if idle is None:
             skipped.append(Skip(skill.name, "no creation date or activity is known"))
             continue
@@ -194,10 +195,27 @@ def plan_lifecycle(
 Referrer = tuple[str, str]
 
 
+def _idle_memo(now: datetime) -> Callable[[SkillFacts], float | None]:
+    """idle_days of a skill at `now`, each anchor's time parsed once (a library's skills
+    share few: whole batches are created, or used, at one moment)."""
+    known: dict[str, float] = {}
+
+    def idle_of(skill: SkillFacts) -> float | None:
+        anchor = skill.last_activity_at or skill.created_at
+        if anchor is None:
+            return None
+        days = known.get(anchor)
+        if days is None:
+            days = known[anchor] = days_between(anchor, now)
+        return days
+
+    return idle_of
+
+
 def _keeping(
     skills: Sequence[SkillFacts],
     policy: CuratorPolicy,
-    now: datetime,
+    idle_of: Callable[[SkillFacts], float | None],
     referenced: Mapping[str, Sequence[Referrer]],
 ) -> dict[str, tuple[str, ...]]:
     """The skills due for archiving that references keep, each with where it is referred to.
@@ -205,7 +223,7 @@ def _keeping(
     A reference from a skill this pass archives keeps nothing: two idle skills naming each
     other (a cycle) are both archived. So the kept are the due skills that a reference file,
     a skill staying live, or (in turn) a kept skill refers to."""
-    due = {s.name for s in skills if _due(s, policy, now)}
+    due = {s.name for s in skills if _due(s, policy, idle_of)}
     by_source: dict[str, list[str]] = {}
     for target in sorted(due):
         for src, _ in referenced.get(target, ()):
@@ -224,11 +242,13 @@ def _keeping(
     return kept
 
 
-def _due(skill: SkillFacts, policy: CuratorPolicy, now: datetime) -> bool:
+def _due(
+    skill: SkillFacts, policy: CuratorPolicy, idle_of: Callable[[SkillFacts], float | None]
+) -> bool:
     """Whether the skill would be archived, references aside."""
     if _exempt(skill, policy):
         return False
-    idle = idle_days(skill.last_activity_at, skill.created_at, now)
+    idle = idle_of(skill)
     return idle is not None and idle > policy.archive_after_days
 
 

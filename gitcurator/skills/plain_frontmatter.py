@@ -13,9 +13,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
-
-from yaml.nodes import ScalarNode
-from yaml.resolver import Resolver
+from typing import Any
 
 _STR = "tag:yaml.org,2002:str"
 # A key YAML reads as a simple key (libyaml allows 1,024 characters; this is far below).
@@ -23,7 +21,6 @@ _LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]{0,127}): +(\S.*)")
 # What may follow the first character of a plain value: none of YAML's indicators that
 # matter after it in block context (`: `, ` #`) nor flow brackets, which this leaves to YAML.
 _PLAIN_REST = re.compile(r"[^:#\[\]{}]*")
-_RESOLVER = Resolver()
 
 
 def plain_mapping(lines: Sequence[str]) -> dict[str, str] | None:
@@ -69,4 +66,15 @@ def _key_resolves(key: str) -> str:
 
 def _resolves(plain: str) -> str:
     """The tag PyYAML's resolver gives an unquoted scalar (`yes` a bool, `1.5` a float)."""
-    return str(_RESOLVER.resolve(ScalarNode, plain, (True, False)))  # type: ignore[no-untyped-call]
+    node, resolver = _resolver()
+    return str(resolver.resolve(node, plain, (True, False)))
+
+
+@functools.cache
+def _resolver() -> tuple[type, Any]:
+    """PyYAML's scalar node class and a resolver, imported on first use: a command that
+    reads no frontmatter (a warm pass answers from its caches) does not pay for yaml."""
+    from yaml.nodes import ScalarNode
+    from yaml.resolver import Resolver
+
+    return ScalarNode, Resolver()

@@ -88,24 +88,33 @@ def _read_tree_cache(path: Path) -> tuple[str | None, dict[str, Entry]]:
     doc = read_json(path)
     try:
         tree, listed = doc["tree"], doc["entries"]
-        entries = {p: (ObjectID(s.encode()), m) for p, (s, m) in listed.items()}
-    except (KeyError, TypeError, ValueError, AttributeError):
+        values = list(listed.values())
+    except (KeyError, TypeError, AttributeError):
         return None, {}
     if type(tree) is not str or _HEX_ID.fullmatch(tree) is None:
         return None, {}
-    size = len(tree)
-    if (
-        not all(
-            type(p) is str and type(m) is int and len(s) == size for p, (s, m) in entries.items()
-        )
-        or _HEX_IDS.fullmatch(b"".join(s for s, _ in entries.values())) is None
-    ):
+    if not values:
+        return tree, {}
+    # Checked a column at a time (JSON keys are always strings): 20,000 entries in a few
+    # milliseconds, a third of checking them one by one.
+    if set(map(type, values)) != {list} or set(map(len, values)) != {2}:
         return None, {}
-    return tree, entries
+    ids, modes = [v[0] for v in values], [v[1] for v in values]
+    if set(map(type, ids)) != {str} or set(map(len, ids)) != {len(tree)}:
+        return None, {}
+    if set(map(type, modes)) != {int}:
+        return None, {}
+    joined = "".join(ids)
+    # Every character a lower-case hex digit: deleted by bytes.translate, nothing is left
+    # (a regex over the 800 KB of ids took 16 ms).
+    if not joined.isascii() or joined.encode().translate(None, _HEX_DIGITS):
+        return None, {}
+    blobs: list[ObjectID] = list(map(str.encode, ids))  # type: ignore[arg-type]
+    return tree, dict(zip(listed, zip(blobs, modes, strict=True), strict=True))
 
 
 _HEX_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
-_HEX_IDS = re.compile(rb"[0-9a-f]*")
+_HEX_DIGITS = b"0123456789abcdef"
 
 
 def _write_tree_cache(path: Path, tree: str, entries: dict[str, Entry]) -> None:

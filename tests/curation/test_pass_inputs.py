@@ -42,3 +42,21 @@ def test_a_branch_without_commits_is_refused(tmp_path: Path) -> None:
     git("init", "-q", "-b", "main", cwd=tmp_path)
     with open_repo(tmp_path) as opened, pytest.raises(CuratorError, match="has no commits yet"):
         load_pass(opened, NOW)
+
+
+def test_a_skill_md_the_scan_and_the_catalogue_both_ask_for_is_read_once() -> None:
+    from gitcurator.curation.pass_inputs import _reading_once
+    from gitcurator.store import ObjectID
+
+    asked: list[bytes] = []
+
+    def read(blob: ObjectID) -> bytes:
+        asked.append(blob)
+        return b"data of " + blob
+
+    kept, other = ObjectID(b"a" * 40), ObjectID(b"b" * 40)
+    read_once = _reading_once(read, {kept})
+    assert [read_once(kept), read_once(kept), read_once(kept)] == [b"data of " + kept] * 3
+    assert [read_once(other), read_once(other)] == [b"data of " + other] * 2
+    # Held only between the first ask and the second: a third reads the store again.
+    assert asked == [kept, kept, other, other]

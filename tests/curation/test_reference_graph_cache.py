@@ -153,3 +153,17 @@ def test_a_damaged_graph_cache_is_ignored_and_rebuilt(
     _, doc = _graph_doc(repo)
     assert doc["graph"]["references"]
     assert run_json(repo, "--dry-run") == cold
+
+
+def test_the_graph_is_found_from_the_end_of_the_checked_text_only_where_it_stands() -> None:
+    from gitcurator.curation.reference_cache import _stored_graph
+
+    graph = {"key": "k", "references": [], "notes": ['"graph":{"key":"forged"}']}
+    tricky = {"a" * 40: [['x,"graph":{"key":"inner"}', 1]], "graph": graph}
+    text = json.dumps(tricky, separators=(",", ":"), ensure_ascii=False)
+    assert _stored_graph(text) == graph
+    assert _stored_graph(json.dumps({"graph": graph}, separators=(",", ":"))) == graph
+    # Anything after the graph, or a graph that is not whole: no graph (the scan runs).
+    assert _stored_graph(text[:-1] + ',"more":1}') is None
+    assert _stored_graph(text[:-2]) is None
+    assert _stored_graph('{"a":[]}') is None

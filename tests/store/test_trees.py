@@ -92,3 +92,23 @@ def test_a_cache_of_the_wrong_shape_is_rebuilt(lib: Path, store: Store) -> None:
         cache.write_text(json.dumps(doc))
         trees._LISTED.clear()
         assert trees.tree_entries(store, tree) == _ls_tree(lib, tree), doc
+
+
+def test_a_cache_checked_a_column_at_a_time_refuses_each_bad_entry(lib: Path, store: Store) -> None:
+    tree = tree_of(lib, "HEAD")
+    cache = lib / ".git" / "gitcurator" / "tree-cache.json"
+    trees.tree_entries(store, tree)
+    good = json.loads(cache.read_text())
+    path, (blob, mode) = next(iter(good["entries"].items()))
+    for bad in (
+        "ab",  # a string where a pair belongs
+        [blob, mode, 0],
+        [blob.upper(), mode],
+        ["é" * 40, mode],
+        [blob[:-1] + " ", mode],
+        [blob, True],
+        [blob[:39], mode],
+    ):
+        cache.write_text(json.dumps({**good, "entries": {**good["entries"], path: bad}}))
+        trees._LISTED.clear()
+        assert trees.tree_entries(store, tree) == _ls_tree(lib, tree), bad
