@@ -20,6 +20,7 @@ TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from pathlib import Path
 
     from gitcurator.output import Result
 
@@ -93,31 +94,31 @@ _PLAIN = ("flush", "list", "validate", "sync")
 
 
 def plain_command(args: list[str]) -> tuple[Callable[[], Result], bool] | None:
-    """The command of a plain `flush`, `list`, `validate` or `sync`, alone or with `--json`
-    (and whether it is `--json`), or of a plain `run` (plain_run); None for anything else,
-    which click parses."""
+    """The command of a plain `flush`, `list`, `validate` or `sync` (`[-C PATH] CMD` with
+    `--json` and `-C PATH`, each at most once), and whether it is `--json`, or of a plain
+    `run` (plain_run); None for anything else, which click parses."""
     if "_GITCURATOR_COMPLETE" in os.environ:
         return None  # click's shell completion answers instead of the command
     if "run" in args[:3]:
         return plain_run(args)
-    if not args or args[0] not in _PLAIN or args[1:] not in ([], ["--json"]):
+    parsed = plain_options(args, _PLAIN, ("--json",), ("-C",))
+    if parsed is None:
         return None
-    from pathlib import Path
-
-    as_json, start = args[1:] == ["--json"], Path.cwd()
-    if args[0] == "flush":
+    name, start, seen = parsed
+    as_json = "--json" in seen
+    if name == "flush":
         from gitcurator.commands.flush import flush
 
         return (lambda: flush(start)), as_json
-    if args[0] == "list":
+    if name == "list":
         from gitcurator.commands.list import list_skills
 
         return (lambda: list_skills(start, state=None, origin=None, now=None, as_json=as_json)), (
             as_json
         )
-    if not as_json and sys.stderr.isatty() and os.environ.get("TERM") != "dumb":
+    if not as_json and _progress_drawn():
         return None  # validate and sync draw their progress there: cli/progress's
-    if args[0] == "sync":
+    if name == "sync":
         from gitcurator.commands.sync import sync
 
         return (lambda: sync(start, "origin")), as_json
@@ -138,42 +139,19 @@ def plain_command(args: list[str]) -> tuple[Callable[[], Result], bool] | None:
     return run, as_json
 
 
-_RUN_FLAGS = ("--json", "--dry-run")
-_RUN_VALUES = ("--now", "-C")
-
-
 def plain_run(args: list[str]) -> tuple[Callable[[], Result], bool] | None:
     """The command of `[-C PATH] run` with any of `--json`, `--dry-run`, `--now T`, `-C PATH`
     (each once), when no progress is drawn (`--json`, or stderr is no terminal): what a
     schedule and a script run. None for anything else (help, `--consolidate`, `--now=T`, a
     value that looks like an option, a PATH that is a file), which click parses and answers
     with its usual messages."""
-    rest, group_dir = list(args), None
-    if rest[:1] == ["-C"] and len(rest) > 2:
-        group_dir, rest = rest[1], rest[2:]
-    if rest[:1] != ["run"]:
+    parsed = plain_options(args, ("run",), ("--json", "--dry-run"), ("--now", "-C"))
+    if parsed is None:
         return None
-    seen: dict[str, str] = {}
-    i = 1
-    while i < len(rest):
-        arg = rest[i]
-        if arg in seen:
-            return None
-        if arg in _RUN_FLAGS:
-            seen[arg], i = "", i + 1
-        elif arg in _RUN_VALUES and i + 1 < len(rest) and rest[i + 1][:1] not in ("-", ""):
-            seen[arg], i = rest[i + 1], i + 2
-        else:
-            return None
+    _, start, seen = parsed
     as_json = "--json" in seen
-    if not as_json and sys.stderr.isatty() and os.environ.get("TERM") != "dumb":
+    if not as_json and _progress_drawn():
         return None  # a pass draws its progress there: cli/progress's
-    from pathlib import Path
-
-    here = seen.get("-C") or group_dir
-    if group_dir == "" or (here is not None and os.path.exists(here) and not os.path.isdir(here)):
-        return None  # click's -C refuses a file by name
-    start = Path(here) if here is not None else Path.cwd()
     now, dry_run = seen.get("--now"), "--dry-run" in seen
 
     def run() -> Result:
@@ -182,6 +160,51 @@ def plain_run(args: list[str]) -> tuple[Callable[[], Result], bool] | None:
         return run_pass(start, now=now, dry_run=dry_run, consolidate=False)
 
     return run, as_json
+
+
+def plain_options(
+    args: list[str], names: tuple[str, ...], flags: tuple[str, ...], values: tuple[str, ...]
+) -> tuple[str, Path, dict[str, str]] | None:
+    """(command, start folder, options given) of `[-C PATH] NAME` followed by `flags` and
+    `values` (options taking one value), each at most once; None for anything else (a
+    repeat, `--opt=V`, a value that looks like an option, a -C that click would refuse),
+    which click parses and answers with its usual messages."""
+    rest, group_dir = list(args), None
+    if rest[:1] == ["-C"] and len(rest) > 2:
+        group_dir, rest = rest[1], rest[2:]
+    if not rest or rest[0] not in names:
+        return None
+    seen: dict[str, str] = {}
+    i = 1
+    while i < len(rest):
+        arg = rest[i]
+        if arg in seen:
+            return None
+        if arg in flags:
+            seen[arg], i = "", i + 1
+        elif arg in values and i + 1 < len(rest) and rest[i + 1][:1] not in ("-", ""):
+            seen[arg], i = rest[i + 1], i + 2
+        else:
+            return None
+    if group_dir == "" or not all(_folder_click_takes(d) for d in (group_dir, seen.get("-C"))):
+        return None
+    from pathlib import Path
+
+    here = seen.get("-C") or group_dir
+    return rest[0], Path(here) if here is not None else Path.cwd(), seen
+
+
+def _folder_click_takes(path: str | None) -> bool:
+    """Whether click's `-C` (a readable path, not a file) takes `path`: else it refuses it
+    by name, and the plain path leaves that to click."""
+    if path is None or not os.path.exists(path):
+        return True
+    return os.path.isdir(path) and os.access(path, os.R_OK)
+
+
+def _progress_drawn() -> bool:
+    """Whether a command's progress is drawn (stderr is a terminal): cli/progress's."""
+    return sys.stderr.isatty() and os.environ.get("TERM") != "dumb"
 
 
 def _command() -> int:

@@ -31,16 +31,62 @@ def test_a_plain_command_says_what_click_says(repo: Path, args: list[str]) -> No
         assert fast[0] == 1 and re.search("broken", fast[1] + fast[2])
 
 
-def test_only_the_plain_forms_skip_click() -> None:
+def test_only_the_plain_forms_skip_click(tmp_path: Path) -> None:
+    a_file = tmp_path / "file"
+    a_file.write_text("")
     for args in (
         ["list", "--state", "stale"],
         ["validate", "--strict"],
-        ["list", "-C", "."],
         ["sync", "upstream"],
         ["sync", "--force"],
+        ["list", "-C"],
+        ["list", "-C", ""],
+        ["list", "-C", "--json"],
+        ["list", "-C", ".", "-C", "."],
+        ["list", "--json", "--json"],
+        ["validate", "-C", str(a_file)],
+        ["-C", str(a_file), "flush", "-C", str(tmp_path)],  # click refuses the group's -C
+        ["-C", "", "list"],
     ):
-        assert entry.plain_command(args) is None
-    assert entry.plain_command(["list", "--json"]) is not None
+        assert entry.plain_command(args) is None, args
+    for args in (
+        ["list", "--json"],
+        ["list", "-C", "."],
+        ["-C", str(tmp_path), "validate", "--json"],
+        ["flush", "-C", str(tmp_path / "not-yet")],  # click takes a folder that is not there
+        ["sync", "--json", "-C", "."],
+    ):
+        assert entry.plain_command(args) is not None, args
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["list", "--json", "-C", "REPO"],
+        ["-C", "REPO", "validate"],
+        ["-C", "ELSEWHERE", "list", "-C", "REPO"],
+        ["validate", "--json", "-C", "REPO/devops"],
+        ["list", "-C", "ELSEWHERE"],
+    ],
+)
+def test_a_plain_command_in_another_folder_says_what_click_says(
+    repo: Path, tmp_path: Path, args: list[str]
+) -> None:
+    write_skill(repo, "broken", body="---\nname: broken\n---\n# no description\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    given = [a.replace("REPO", str(repo)).replace("ELSEWHERE", str(elsewhere)) for a in args]
+    assert entry.plain_command(given) is not None
+    fast = _fast(given, tmp_path)
+    slow = run_cli(*given, cwd=tmp_path)
+    assert fast == (slow.code, slow.out, slow.err)
+    # The folder the command's own -C names wins over the group's, as in click.
+    if args[-1] == "ELSEWHERE":
+        assert fast[0] == 1 and "gitcurator init" in fast[2]
+    elif "validate" in args:
+        assert fast[0] == 1 and "broken" in fast[1] + fast[2]
+    else:
+        assert fast[0] == 0 and "docker-build" in fast[1]
 
 
 def test_a_plain_command_outside_a_repository_fails_as_the_cli_does(tmp_path: Path) -> None:
@@ -76,10 +122,14 @@ def _ended(args: list[str], cwd: Path, script: str = "") -> tuple[int, str]:
     return done.returncode, done.stderr
 
 
+# Run first in the process: every command goes through click.
+_CLICK_ONLY = "import gitcurator.entry\ngitcurator.entry.plain_command = lambda args: None\n"
+
+
 def test_a_reader_gone_ends_a_plain_command_as_it_ends_the_cli(repo: Path) -> None:
     # click exits 1 when stdout's reader went away; the fast path does the same.
     for plain in (["list"], ["validate", "--json"], ["flush"]):
-        assert _ended(plain, repo) == _ended([*plain, "-C", "."], repo)
+        assert _ended(plain, repo) == _ended(plain, repo, _CLICK_ONLY)
 
 
 def test_end_of_input_in_a_plain_command_is_an_interrupt_as_in_the_cli(repo: Path) -> None:
@@ -89,7 +139,7 @@ def test_end_of_input_in_a_plain_command_is_an_interrupt_as_in_the_cli(repo: Pat
         "    raise EOFError\n"
         "command.list_skills = ended\n"
     )
-    fast, slow = _ended(["list"], repo, script), _ended(["list", "-C", "."], repo, script)
+    fast, slow = _ended(["list"], repo, script), _ended(["list"], repo, _CLICK_ONLY + script)
     assert fast == slow
     assert fast == (130, "\ngitcurator: interrupted\n")
 
