@@ -95,6 +95,11 @@ def _stage_file(full: str, rel: str, blobs: Blobs) -> StagedFile:
     if stat.S_ISLNK(st.st_mode):
         data = os.fsencode(os.readlink(full))
         mode = LINK_MODE
+    elif not stat.S_ISREG(st.st_mode):  # the walk leaves these out: it became one since
+        raise StoreError(
+            f"cannot add {full}: it is not a file or a link (a FIFO, socket or device, which "
+            "git does not store); remove it or add it to .gitignore, then run this again"
+        )
     else:
         data = _read_all(full, st.st_size)
         mode = EXEC_MODE if st.st_mode & 0o111 else FILE_MODE

@@ -116,9 +116,13 @@ def listing(
     for entry in entries:
         try:
             is_dir = entry.is_dir()  # a symlink to a folder counts, as in os.walk
+            # git adds files and links only: a FIFO, socket or device is left out (and
+            # reading a FIFO would wait for a writer for good).
+            kept = is_dir or entry.is_file(follow_symlinks=False) or entry.is_symlink()
         except OSError:
-            is_dir = False
-        (dirnames if is_dir else filenames).append(entry.name)
+            is_dir, kept = False, True
+        if kept:
+            (dirnames if is_dir else filenames).append(entry.name)
     check = inherited or ".gitignore" in filenames
     prefix = rel + "/" if rel else ""
     keep: list[str] = []
