@@ -19,7 +19,7 @@ from dulwich.objects import ObjectID
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
-from gitcurator.errors import NotARepository
+from gitcurator.errors import NotARepository, StoreError
 from gitcurator.progress import NO_PROGRESS, Progress
 from gitcurator.store import pack_reader
 from gitcurator.store.signature import Signature
@@ -39,6 +39,16 @@ class Store:
     """
 
     def __init__(self, repo: Repo, signature: Signature | None = None) -> None:
+        if repo.object_format.oid_length != 20:
+            # Every id gitcurator writes (notes keys, packs, the index) is SHA-1: in a
+            # SHA-256 repository it would write objects git cannot read.
+            path = repo.path
+            repo.close()
+            raise StoreError(
+                f"{path} is a SHA-256 git repository ({repo.object_format.name}); gitcurator "
+                "works with SHA-1 repositories only (git's default): keep the library in one "
+                "made by plain `git init`"
+            )
         self.repo = repo
         self.root = Path(repo.path).resolve()
         self.signature = signature
