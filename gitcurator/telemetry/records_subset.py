@@ -143,10 +143,8 @@ def _lines(text: str) -> tuple[dict[str, Any], dict[str, str]] | None:
     items = body.split(",\n") if body else []
     if body.count("\n") != len(items) - 1:
         return None  # a line not ending with a comma, or one missing
-    if '","' in body:
-        return None  # two records on a line (a quote inside a record's text is escaped)
     if body and not _one_pair_a_line(body, len(items)):
-        return None
+        return None  # two records on a line, or one JSON reads otherwise
     # Each line's name, cut at its first `":"`: exact for a name JSON writes plainly (no
     # quote, no backslash); any other (an escape: another spelling of the name) and the
     # document is parsed whole. A line whose record is used is checked in full when read.
@@ -164,7 +162,8 @@ def _one_pair_a_line(body: str, count: int) -> bool:
     a record's text is a JSON object, so every line opens with a quote and closes with `}"`,
     and has 4 quotes not escaped (name and text, open and close). A pair hidden on a line
     brings at least one more that no backslash precedes; a quote preceded by an escaped
-    backslash only counts as escaped, so the count says too few, never too many. ~3 ms at 10k.
+    backslash only counts as escaped, so the count says too few, never too many. Two records
+    joined by `,` alone fail it too. ~3 ms at 10k (1.9 MB), on a loaded machine.
     """
     if body[0] != '"' or not body.endswith('}"') or body.count('}",\n"') != count - 1:
         return False
