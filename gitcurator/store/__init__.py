@@ -39,12 +39,14 @@ guard_lock_files()
 _FROM_STAGING = frozenset({"StagedFile", "WorktreeChanges", "WorktreeScan"})
 
 
-def __getattr__(name: str) -> Any:
-    if name in _FROM_STAGING:
-        from gitcurator.store import staging
+if not TYPE_CHECKING:  # seen by mypy, a module __getattr__ makes any misspelt import `Any`
 
-        return getattr(staging, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    def __getattr__(name: str) -> Any:
+        if name in _FROM_STAGING:
+            from gitcurator.store import staging
+
+            return getattr(staging, name)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [

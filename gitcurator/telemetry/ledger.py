@@ -374,7 +374,7 @@ def _read_cache(path: Path, key: str | None) -> Loaded | None:
         if doc["notes"] != key:
             return None
         return Loaded(
-            {n: records_subset.from_cache_text(d) for n, d in doc["records"].items()},
+            {n: records_subset.cached_record(n, d) for n, d in doc["records"].items()},
             list(doc["problems"]),
             dict(doc["unreadable"]),
         )

@@ -212,7 +212,18 @@ def test_a_moved_cache_keeps_the_untouched_lines_and_reads_as_a_fresh_one(tmp_pa
 
 @pytest.mark.parametrize(
     "damage",
-    ["cut", "cut-line", "torn-text", "two-on-a-line", "escaped-name", "not-utf8", "head"],
+    [
+        "cut",
+        "cut-line",
+        "torn-text",
+        "two-on-a-line",
+        "two-on-a-line-spaced",
+        "hidden-duplicate",
+        "line-opened-otherwise",
+        "escaped-name",
+        "not-utf8",
+        "head",
+    ],
 )
 def test_a_damaged_line_cache_is_never_read_as_other_records(tmp_path: Path, damage: str) -> None:
     texts = _texts(4)
@@ -227,6 +238,13 @@ def test_a_damaged_line_cache_is_never_read_as_other_records(tmp_path: Path, dam
         bad = good.replace(lines[2], lines[2][:-9] + '",')
     elif damage == "two-on-a-line":
         bad = good.replace(",\n", ",", 1)
+    elif damage == "two-on-a-line-spaced":  # still JSON, with skill-1 on skill-0's line
+        bad = good.replace(",\n", " , ", 1)
+    elif damage == "hidden-duplicate":  # JSON takes the last skill-0: the one hidden on a line
+        forged = lines[4].split(":", 1)[1][: -len("}}")]
+        bad = good.replace(lines[2], lines[2][:-1] + ' , "skill-0" : ' + forged + ",", 1)
+    elif damage == "line-opened-otherwise":
+        bad = good.replace('\n"skill-1"', '\nx"skill-1"', 1)
     elif damage == "escaped-name":
         bad = good.replace('"skill-0"', '"skill\\u002d0"', 1)
     elif damage == "head":
@@ -247,3 +265,44 @@ def test_a_damaged_line_cache_is_never_read_as_other_records(tmp_path: Path, dam
                 for n, t in whole["records"].items()
                 if n in names
             }
+
+
+def test_a_hand_joined_cache_line_loses_no_record_of_the_flushed_skill(repo: Path) -> None:
+    """Two lines of the cache joined by hand (` , `: still JSON) hide the second record from
+    a reader cutting the text at line ends: the flush must not start that skill afresh."""
+    recording.record("use", ["pdf-extract", "docker-build"], repo=repo)
+    _flush(repo)
+    _loaded(repo)
+    path = repo / ".git" / "gitcurator" / RECORDS_CACHE
+    text = path.read_text()
+    line = next(x for x in text.split("\n") if x.startswith('"pdf-extract":'))
+    path.write_text(text.replace(",\n" + line, " , " + line, 1))
+    assert json.loads(path.read_text()) == json.loads(text), "still the same JSON document"
+    second = "pdf-extract"
+    recording.record("use", [second], repo=repo)
+    assert _flush(repo).skills == 1
+    warm = _loaded(repo)
+    assert warm.records == _cold(repo).records
+    assert warm.records[second].use_count == 2, "the use before is still counted"
+
+
+def test_a_record_on_another_skills_line_is_not_folded_into(repo: Path) -> None:
+    """A cache edited to hold pdf-extract's record under docker-build: a flush of
+    docker-build's use reads its record from the notes (hardening: main trusted it too)."""
+    recording.record("use", ["pdf-extract"], repo=repo)
+    recording.record("use", ["pdf-extract"], repo=repo)
+    recording.record("use", ["docker-build"], repo=repo)
+    _flush(repo)
+    _loaded(repo)
+    path = repo / ".git" / "gitcurator" / RECORDS_CACHE
+    cache = json.loads(path.read_text())
+    cache["records"]["docker-build"] = cache["records"]["pdf-extract"]
+    for text in (records_subset.document(cache["notes"], cache["records"], [], {}), None):
+        path.write_text(text if text is not None else json.dumps(cache))
+        recording.record("use", ["docker-build"], repo=repo)
+        _flush(repo)
+        note = git("notes", "--ref=gitcurator", "show", note_key(repo, "docker-build"), cwd=repo)
+        assert json.loads(note.stdout)["skill"] == "docker-build"
+        assert _cold(repo).records["docker-build"].use_count == (2 if text else 3)
+        _loaded(repo)
+        cache["notes"] = json.loads(path.read_text())["notes"]
