@@ -298,11 +298,19 @@ def _buffer_protocol(proto: Any) -> None:
 
     def send() -> None:
         nonlocal size
-        if gathered:
-            data = b"".join(gathered)
-            gathered.clear()
-            size = 0
-            write(data)
+        if not gathered:
+            return
+        data = memoryview(b"".join(gathered))
+        gathered.clear()
+        size = 0
+        # A socket with a timeout takes a large write only in part when its send buffer is
+        # nearly full (a slow link or reader) and says how much: the rest is written again,
+        # or the remote would read a pack with holes. None: a writer that takes it all.
+        while data:
+            taken = write(data)
+            if taken is None:
+                return
+            data = data[taken:]
 
     def gather(data: bytes) -> None:
         nonlocal size

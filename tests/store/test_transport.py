@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import socket
 from pathlib import Path
+from typing import Any
 
 import pytest
+from support.git_daemon import git_daemon
 from support.passes import commit
 from support.repos import git
 from support.stores import rev
@@ -59,3 +63,37 @@ def test_a_remote_that_is_not_a_repository_is_one_error_naming_it(
     conn = transport.Connection(store, Remote("nowhere", str(tmp_path / "empty")), None)
     with pytest.raises(RemoteError, match="cannot fetch from remote nowhere"):
         conn.fetch(lambda ref: True)
+
+
+class _SmallSendBuffer(socket.socket):
+    """A socket whose send buffer holds a few KB, as a slow link's fills: a large write
+    to it is taken only in part."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+
+
+def test_a_push_over_git_daemon_arrives_whole_when_the_socket_takes_writes_in_part(
+    lib: Path, tmp_path: Path, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    served = tmp_path / "served"
+    served.mkdir()
+    bare = served / "r.git"
+    git("clone", "-q", "--bare", str(lib), str(bare), cwd=tmp_path)
+    # Incompressible files, so the pack is large and its gathered writes overflow the buffer.
+    for i in range(40):
+        (lib / f"noise-{i}.bin").write_bytes(os.urandom(16 * 1024))
+    tip = commit(lib, "noise").encode()
+    with git_daemon(served, push=True) as url:
+        monkeypatch.setattr(socket, "socket", _SmallSendBuffer)
+        conn = transport.Connection(store, Remote("d", f"{url}/r.git"), None)
+        try:
+            pushed = conn.push({b"refs/heads/noise": (None, tip)})
+        finally:
+            conn.close()
+        monkeypatch.undo()
+    assert pushed.updated == {b"refs/heads/noise"}
+    assert git("rev-parse", "noise", cwd=bare).stdout.strip().encode() == tip
+    fsck = git("fsck", "--strict", cwd=bare, check=False)
+    assert fsck.returncode == 0, fsck.stderr
