@@ -9,14 +9,11 @@ who synced when.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from gitcurator.errors import CuratorError
 from gitcurator.store import ObjectID, Store
 from gitcurator.store.commits import commit_tree_of
-from gitcurator.store.diff import changed_files
 from gitcurator.store.graph import is_ancestor
 from gitcurator.store.notes import (
     FANOUT_THRESHOLD,
@@ -33,9 +30,14 @@ from gitcurator.store.notes_diff import NotesDiff, notes_diff, notes_keys
 from gitcurator.store.objects import TREE_MODE, object_kind
 from gitcurator.store.refs import move_ref, ref_value, set_ref
 from gitcurator.store.remote import Remote, RemoteError
+from gitcurator.sync.notes_checks import (
+    breaks_a_record,
+    foreign_notes,
+    lazy_keys,
+    notes_changed,
+)
 from gitcurator.sync.notes_merge import MergedNotes, NotesSide, blobs_needed, merge_notes
 from gitcurator.telemetry import ledger
-from gitcurator.telemetry.records import check_doc
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,18 +84,18 @@ def _merge_locked(store: Store, remote: Remote, remote_tip: ObjectID | None) -> 
         return NotesStep(local_tip, to_send=sent)
     if local_tip is not None and is_ancestor(store, remote_tip, local_tip):
         # Our history already holds the remote's: push, no trees to read (0.5 s at 10k).
-        return NotesStep(local_tip, to_send=len(_notes_changed(store, remote_tip, local_tip)))
+        return NotesStep(local_tip, to_send=len(notes_changed(store, remote_tip, local_tip)))
     fast_forward = local_tip is None or is_ancestor(store, local_tip, remote_tip)
     # The remote's keys, read once for both questions below (0.03 s each at 10,000 skills).
-    remote_keys = _lazy_keys(store, remote_tip)
-    if fast_forward and not _breaks_a_record(store, local_tip, remote_tip, remote_keys):
+    remote_keys = lazy_keys(store, remote_tip)
+    if fast_forward and not breaks_a_record(store, local_tip, remote_tip, remote_keys):
         # Fast-forward: the remote's history holds ours. Only its new notes are looked at,
         # for the ones plain `git notes` wrote.
         if not move_ref(store, NOTES_REF, local_tip, remote_tip):
             raise CuratorError(f"{NOTES_REF.decode()} moved while syncing; run it again")
         ledger.forget_names(store)
-        changed = _notes_changed(store, local_tip, remote_tip)
-        warnings = [w for w in _foreign(changed, remote_keys) if w]
+        changed = notes_changed(store, local_tip, remote_tip)
+        warnings = [w for w in foreign_notes(changed, remote_keys) if w]
         return NotesStep(
             remote_tip, MergedNotes({}, {}, {}, warnings=warnings), updated_here=len(changed)
         )
@@ -207,90 +209,6 @@ def _merge_message(remote: Remote, updated: int, to_send: int) -> str:
         f"gitcurator: sync with {remote.shown}\n\n"
         f"{updated} skill notes updated from the remote, {to_send} sent to it.\n"
     )
-
-
-def _notes_changed(store: Store, old: ObjectID | None, new: ObjectID) -> dict[str, ObjectID]:
-    """Annotated id -> note blob of the notes added or changed from `old` to `new`."""
-    found = {}
-    for path, blob in changed_files(store, old, new):
-        annotated = path.replace(b"/", b"")
-        if len(annotated) == 40 and is_hex_id(annotated) and not path.startswith(b"skills/"):
-            found[annotated.decode()] = blob
-    return found
-
-
-def _lazy_keys(store: Store, tip: ObjectID) -> Callable[[], dict[str, ObjectID]]:
-    """notes_keys of `tip`, read at the first call and kept for the next."""
-    kept: list[dict[str, ObjectID]] = []
-
-    def keys() -> dict[str, ObjectID]:
-        if not kept:
-            kept.append(notes_keys(store, tip))
-        return kept[0]
-
-    return keys
-
-
-def _breaks_a_record(
-    store: Store,
-    local_tip: ObjectID | None,
-    remote_tip: ObjectID,
-    remote_keys: Callable[[], dict[str, ObjectID]],
-) -> bool:
-    """Would fast-forwarding replace a readable record here with one that does not decode
-    (someone overwrote it with plain `git notes`)? Then the histories are merged instead,
-    which keeps the readable version as the note and the other under unreadable/."""
-    if local_tip is None:
-        return False
-    changed = _changed_notes(store, local_tip, remote_tip)
-    if not changed:
-        return False
-    names = {k.decode(): n for n, k in remote_keys().items()}
-    theirs = read_blobs(store, [new for a, (_, new) in changed.items() if a in names])
-    for annotated, (ours, blob) in changed.items():
-        name = names.get(annotated)
-        if name is None or ours is None or _readable(name, theirs[blob]):
-            continue
-        if _readable(name, read_blobs(store, [ours])[ours]):
-            return True
-    return False
-
-
-def _readable(name: str, data: bytes) -> bool:
-    """Whether `data` decodes as a record of `name`: decode_record's checks, without building
-    the record (a fast-forward asks it of every note the remote changed: 1,500 at 10,000)."""
-    try:
-        doc = json.loads(data)
-    except (ValueError, RecursionError):
-        return False
-    return not check_doc(doc, name)
-
-
-def _changed_notes(
-    store: Store, old: ObjectID, new: ObjectID
-) -> dict[str, tuple[ObjectID | None, ObjectID]]:
-    """Annotated id -> (our note blob or None, the new one) of the notes `new` adds or
-    changes; from the tree diff, or from our notes read whole when the tree is odd."""
-    differs = notes_diff(store, old, new)
-    if differs is not None:
-        return {a: (was, now) for a, (was, now) in differs.notes.items() if now is not None}
-    ours = read_notes(store).notes
-    return {a: (ours.get(a), blob) for a, blob in _notes_changed(store, old, new).items()}
-
-
-def _foreign(
-    changed: dict[str, ObjectID], remote_keys: Callable[[], dict[str, ObjectID]]
-) -> list[str]:
-    """Warnings for new notes that annotate no skill's key (plain `git notes` wrote them)."""
-    if not changed:
-        return []
-    keys = {k.decode() for k in remote_keys().values()}
-    return [
-        f"note on object {a} is not a gitcurator record (written by plain `git notes`?); "
-        "skipped, and kept as it is"
-        for a in sorted(changed)
-        if a not in keys
-    ]
 
 
 def _differing_side(differs: NotesDiff) -> NotesSide:
