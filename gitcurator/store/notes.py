@@ -128,13 +128,19 @@ def _walk(store: Store, tree_id: ObjectID, prefix: bytes, state: NotesState) -> 
 def _folder_items(store: Store, tree_id: ObjectID) -> list[tuple[bytes, int, ObjectID]]:
     """notes_folder(...).iteritems() read from the raw object: no Tree objects (the 257
     folders of 10,000 notes cost 0.12 s through them), the same entries in the same order."""
-    kind, raw = store.repo.object_store.get_raw(tree_id)
-    if kind != _TREE_TYPE:
-        notes_folder(store, tree_id)  # names what the object is instead
     try:
+        # dulwich parses a loose tree as it reads it; a packed one is parsed here.
+        kind, raw = store.repo.object_store.get_raw(tree_id)
+        if kind != _TREE_TYPE:
+            notes_folder(store, tree_id)  # names what the object is instead
         parsed = parse_tree(raw, sha_len=store.repo.object_format.oid_length)
-    except ValueError as exc:
-        raise ObjectFormatException(exc) from exc
+    except (ValueError, ObjectFormatException) as exc:
+        # A tree written by hand (`git hash-object --literally`): bad input, not exit 3.
+        raise StoreError(
+            f"object {tree_id.decode()} is named as a folder but is not a readable tree "
+            f"({exc}): the notes ref is damaged; run `git fsck`, find its last good commit "
+            "with `git log refs/notes/gitcurator` and `git update-ref` it there"
+        ) from None
     names = [name for name, _mode, _sha in parsed]
     if names == sorted(set(names)) and all(mode != TREE_MODE for _n, mode, _s in parsed):
         # Files only, each name once and in byte order: git's order already (a fan-out

@@ -27,6 +27,7 @@ from gitcurator.store.notes import (
     NotesState,
     notes_commit,
     notes_tip,
+    read_blobs,
     read_json_blobs,
     read_notes,
     write_notes,
@@ -90,8 +91,18 @@ def load_notes(store: Store, state: NotesState | None = None) -> Loaded:
             record = decode_record(name, others[blob_id])
         else:
             doc, texts[name] = docs[blob_id]
-            problems = check_doc(doc, name)
-            record = problems[0] if problems else from_doc(doc)
+            try:
+                valid = not check_doc(doc, name)
+            except RecursionError:
+                valid = False
+            # A note the schema refuses is decoded again as json.loads reads it: the scanner,
+            # called a few frames higher, reads a note nested ~1,000 deep that json.loads
+            # calls "nested too deeply", and the problem must say what it always said.
+            record = (
+                from_doc(doc)
+                if valid
+                else decode_record(name, read_blobs(store, [blob_id])[blob_id])
+            )
         if isinstance(record, str):
             loaded.problems.append(f"record of {name} is invalid and was ignored: {record}")
             loaded.unreadable[name] = blob_id.decode()

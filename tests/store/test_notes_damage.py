@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from support.repos import git, mktree
+from support.repos import git, mktree, run_cli
 
 from gitcurator.errors import StoreError
 from gitcurator.store import ObjectID, Store
@@ -87,3 +87,24 @@ def test_notes_folders_written_by_hand_read_as_git_orders_them(lib: Path, store:
     _notes_commit(lib, _object(lib, "tree", _entry(b"40000", b"unreadable", note)))
     with pytest.raises(StoreError, match="as a folder"):
         read_notes(store)  # an "other" folder naming a blob: no AssertionError (exit 3)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"abc x\0" + b"\x11" * 20,  # a mode that is not octal
+        b"100644 x\0" + b"\x11" * 7,  # an id cut short
+        b"100644 ",  # a name with no end
+    ],
+)
+def test_a_notes_folder_that_is_no_readable_tree_is_a_store_error(
+    lib: Path, store: Store, raw: bytes
+) -> None:
+    bad = _object(lib, "tree", raw)
+    # The folder itself, and one a fan-out entry names.
+    for tree in (bad, _object(lib, "tree", _entry(b"40000", b"ab", bad))):
+        _notes_commit(lib, tree)
+        with pytest.raises(StoreError, match=f"{bad} is named as a folder but is not a readable"):
+            read_notes(store)
+    done = run_cli("list", "--json", cwd=lib)
+    assert done.code == 1 and "git fsck" in done.err  # not an internal error (exit 3)

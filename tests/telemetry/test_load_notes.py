@@ -6,12 +6,15 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
+import pytest
 from support.repos import corrupt_note, git, note_key
 
 from gitcurator.library import open_repo
 from gitcurator.statefiles import RECORDS_CACHE
-from gitcurator.telemetry import ledger, recording, records_subset
+from gitcurator.telemetry import ledger, recording, records, records_subset
 
 
 def _load(repo: Path) -> ledger.Loaded:
@@ -85,3 +88,30 @@ def test_the_cache_a_cold_load_writes_is_the_one_a_flush_reads_by_line(repo: Pat
     assert subset is not None
     assert subset.records == cold.records
     assert subset.records["docker-build"].use_count == 3
+
+
+def test_a_note_json_loads_cannot_read_says_so_though_the_scanner_read_it(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The scanner runs a few frames above json.loads: a note nested at the depth between
+    them is read by one and refused by the other. Its problem is json.loads' (as at 1b70502),
+    not the schema's about a document json.loads never gave."""
+    recording.record("use", ["pdf-extract"], repo=repo)
+    with open_repo(repo) as r:
+        ledger.flush(r.store)
+    deep = '{"version": 1, "skill": "pdf-extract", "hosts": {}, "x": [[[[]]]]}'
+    corrupt_note(repo, "pdf-extract", deep)
+    real = json.loads
+
+    def loads(data: Any, **kw: Any) -> Any:
+        if b"[[[[" in data:
+            raise RecursionError("maximum recursion depth exceeded")  # json.loads' depth
+        return real(data, **kw)
+
+    monkeypatch.setattr(records, "json", SimpleNamespace(loads=loads))
+    (repo / ".git" / "gitcurator" / RECORDS_CACHE).unlink(missing_ok=True)
+    cold = _load(repo)
+    assert cold.problems == [
+        "record of pdf-extract is invalid and was ignored: "
+        "not a record (JSON nested too deeply to read)"
+    ]
