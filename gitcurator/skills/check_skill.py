@@ -19,7 +19,8 @@ from gitcurator.skills.document import (
     parse_skill_md,
 )
 from gitcurator.skills.files import MAX_LOADED_BYTES, FileEntry, SkillFiles, resolve_link
-from gitcurator.skills.frontmatter import FrontmatterSource, check_frontmatter
+from gitcurator.skills.frontmatter import check_frontmatter
+from gitcurator.skills.frontmatter_source import FrontmatterSource
 from gitcurator.skills.known_paths import KnownPaths
 from gitcurator.skills.links import ScriptWord, commands_naming, link_targets
 from gitcurator.skills.secrets import scan_text
