@@ -247,6 +247,21 @@ def read_cache_json(path: Path, opening: bytes = b"") -> Any:
     """The JSON document of the cache `path`, or None if it is missing, not JSON, a link (a
     cache is this clone's own file, never another's), not a regular file, or does not begin
     with `opening` (a key written first: another key's document is not parsed)."""
+    data = read_cache_bytes(path, opening)
+    if data is None:
+        return None
+    import json
+
+    try:
+        return json.loads(data)
+    except JSON_READ_ERRORS:  # UnicodeDecodeError is a ValueError
+        return None
+
+
+def read_cache_bytes(path: Path, opening: bytes = b"") -> bytes | None:
+    """The bytes of the cache `path` as read_cache_json takes them (a regular file, never
+    through a link, beginning with `opening`: the rest of another key's file is not read),
+    None otherwise."""
     try:
         fd = open_regular(path, os.O_RDONLY)
     except StateFileError:
@@ -254,16 +269,8 @@ def read_cache_json(path: Path, opening: bytes = b"") -> Any:
     try:
         with os.fdopen(fd, "rb") as file:
             data = file.read(len(opening))
-            if data != opening:
-                return None
-            data += file.read()
+            return data + file.read() if data == opening else None
     except OSError:
-        return None
-    import json
-
-    try:
-        return json.loads(data)
-    except JSON_READ_ERRORS:  # UnicodeDecodeError is a ValueError
         return None
 
 

@@ -3,12 +3,15 @@
 find_skills walks every path of the tree: 50-70 ms a pass at 10,000 skills, for a listing
 that is a function of the tree and two config values alone. It is kept under the tree's id,
 the skills folder and the `include:` globs; anything else in the file (another tree, a
-damaged or forged file, a location naming no file of the tree) is ignored and walked again.
+damaged or forged file, a location naming no file of the tree, a listing that does not match
+the digest kept beside it: a flag flipped or an entry dropped by hand) is ignored and walked
+again.
 A dry run writes nothing (statefiles.read_only).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping, Sequence
 
@@ -17,7 +20,7 @@ from gitcurator.statefiles import LOCATIONS_CACHE, read_cache_json, write_cache_
 from gitcurator.store import ObjectID, Store
 from gitcurator.telemetry import ledger
 
-_FORMAT = 1  # raised whenever what find_skills finds changes
+_FORMAT = 2  # raised whenever what find_skills finds changes
 
 
 def tree_locations(
@@ -36,12 +39,22 @@ def tree_locations(
         return kept
     found = find_skills(entries, skills_dir, include)
     listed = [[x.folder, x.skill_md, x.archived] for x in found]
-    write_cache_json(path, {"key": key, "locations": listed})
+    write_cache_json(path, {"key": key, "sha1": _digest(found), "locations": listed})
     return found
 
 
 def _key(tree: ObjectID, skills_dir: str, include: Sequence[str]) -> str:
     return json.dumps([_FORMAT, tree.decode(), skills_dir, list(include)])
+
+
+def _digest(found: Sequence[SkillLocation]) -> str:
+    """The digest of the locations (a path holds no NUL: git stores none), a tenth of the
+    cost of hashing their JSON again."""
+    folders = "\0".join(x.folder for x in found)
+    files = "\0".join(x.skill_md for x in found)
+    flags = "".join("1" if x.archived else "0" for x in found)
+    text = f"{folders}\1{files}\1{flags}"
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _kept(
@@ -64,4 +77,4 @@ def _kept(
         if skill_md not in entries or not skill_md.startswith(folder + "/"):
             return None
         found.append(SkillLocation(folder, skill_md, archived, root))
-    return found
+    return found if doc.get("sha1") == _digest(found) else None

@@ -7,20 +7,26 @@ record to find them costs a third of a warm pass at 10,000 skills, so they are k
 the rows key (HEAD, the notes commit, every pending event's bytes, the config): when the key
 holds, they are what ledger.load would give. Like the rows, they are kept only when no
 pending event was left out for its time, and refused when the reader's clock would now
-leave out one that was counted.
+leave out one that was counted. The facts carry their own digest and every state must be one
+a record may hold: a file edited by hand (a state or a name changed, an entry dropped) is
+refused, as a damaged one is.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from gitcurator.curation import rows_cache
 from gitcurator.library import SkillsRepo
+from gitcurator.lifecycle.rules import ACTIVE, STALE
 from gitcurator.statefiles import PASS_RECORDS_CACHE, read_cache_json, write_cache_json
 from gitcurator.telemetry import ledger
 
-_FORMAT = 1  # raised whenever what is kept changes
+_FORMAT = 2  # raised whenever what is kept changes
+_STATES = (ACTIVE, STALE)  # what a record's lifecycle may say (the usage-record schema)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +60,11 @@ def read_kept(repo: SkillsRepo, key: rows_cache.RowsKey, latest: str) -> PassRec
         recorded, aliases, problems = doc["recorded"], doc["aliases"], doc["problems"]
         if not (_names(recorded) and _names(aliases)):
             return None
+        if not all(v in _STATES for v in recorded.values()):
+            return None
         if not (isinstance(problems, list) and all(isinstance(p, str) for p in problems)):
+            return None
+        if doc["sha1"] != _digest(recorded, aliases, problems):
             return None
         return PassRecords(recorded, aliases, tuple(problems))
     except (KeyError, TypeError, ValueError):
@@ -74,11 +84,19 @@ def keep(repo: SkillsRepo, key: rows_cache.RowsKey, latest: str, facts: PassReco
         "recorded": dict(facts.recorded),
         "aliases": dict(facts.aliases),
         "problems": list(facts.problems),
+        "sha1": _digest(facts.recorded, facts.aliases, list(facts.problems)),
     }
     write_cache_json(ledger.state_of(repo.store) / PASS_RECORDS_CACHE, doc)
 
 
+def _digest(recorded: Mapping[str, str], aliases: Mapping[str, str], problems: list[str]) -> str:
+    """The digest of the facts as JSON writes them (a parsed file gives back the same text)."""
+    text = json.dumps([dict(recorded), dict(aliases), problems], separators=(",", ":"))
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def _names(value: object) -> bool:
+    """Whether `value` maps strings to non-empty strings."""
     return isinstance(value, dict) and all(
-        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+        isinstance(k, str) and isinstance(v, str) and v for k, v in value.items()
     )

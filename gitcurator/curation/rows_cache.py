@@ -19,7 +19,6 @@ A file that is missing, a link, damaged, of another format or shaped wrongly rea
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -29,7 +28,6 @@ from typing import Any
 from gitcurator import __version__
 from gitcurator.config import CONFIG_FILE
 from gitcurator.curation.rows_key import KeyParts, digest, key_parts, latest_at
-from gitcurator.errors import StateFileError
 from gitcurator.json_values import is_count
 from gitcurator.library import SkillsRepo
 from gitcurator.lifecycle.inventory import (
@@ -40,7 +38,12 @@ from gitcurator.lifecycle.inventory import (
     row_values,
     rows_at,
 )
-from gitcurator.statefiles import ROWS_CACHE, open_regular, read_cache_json, write_cache_json
+from gitcurator.statefiles import (
+    ROWS_CACHE,
+    read_cache_bytes,
+    read_cache_json,
+    write_cache_json,
+)
 from gitcurator.store import ObjectID
 from gitcurator.store.notes import notes_commit
 from gitcurator.store.objects import GITLINK_MODE
@@ -137,7 +140,7 @@ def read_rows_only(repo: SkillsRepo, key: RowsKey, latest: str, now: datetime) -
     that renders none (a pass): two thirds of the file are those texts, and write_rows puts
     them last, so the document is parsed only up to them."""
     opening = b'{"key":"' + key.digest.encode() + b'"'
-    data = _cache_bytes(state_of(repo.store) / ROWS_CACHE, opening)
+    data = read_cache_bytes(state_of(repo.store) / ROWS_CACHE, opening)
     # A quote inside a string is escaped, so the texts' own strings never hold this: the
     # last one is the document's own key.
     cut = -1 if data is None else data.rfind(b',"texts":')
@@ -148,21 +151,6 @@ def read_rows_only(repo: SkillsRepo, key: RowsKey, latest: str, now: datetime) -
     except (ValueError, RecursionError):
         return None
     return _kept_rows(repo, doc, key, latest, now)
-
-
-def _cache_bytes(path: Path, opening: bytes) -> bytes | None:
-    """The bytes of the cache `path` as read_cache_json takes them (a regular file, never
-    through a link, beginning with `opening`), None otherwise."""
-    try:
-        fd = open_regular(path, os.O_RDONLY)
-    except StateFileError:
-        return None
-    try:
-        with os.fdopen(fd, "rb") as file:
-            data = file.read()
-    except OSError:
-        return None
-    return data if data.startswith(opening) else None
 
 
 def _kept_rows(

@@ -53,14 +53,26 @@ def test_a_dry_run_writes_none(repo: Path) -> None:
     assert not (repo / ".git/gitcurator" / LOCATIONS_CACHE).exists()
 
 
-@pytest.mark.parametrize("damage", [*KINDS, "forged path", "forged flag", "unwritable"])
+FORGED = ("forged path", "forged flag", "flag flipped", "entry dropped")
+
+
+@pytest.mark.parametrize("damage", [*KINDS, *FORGED, "unwritable"])
 def test_a_damaged_file_is_walked_again(repo: Path, damage: str, tmp_path: Path) -> None:
     cold = _locations(repo)
     cache = repo / ".git/gitcurator" / LOCATIONS_CACHE
     doc = json.loads(cache.read_text())
-    if damage in ("forged path", "forged flag"):
-        field, value = (1, "elsewhere/SKILL.md") if damage == "forged path" else (2, 1)
-        doc["locations"][0][field] = value
+    if damage in FORGED:
+        # Shaped as the file is, but edited by hand: a live skill said archived (it would
+        # leave the pass's catalogue) or left out, as much as a wrong type or path.
+        if damage == "entry dropped":
+            doc["locations"].pop(0)
+        else:
+            field, value = {
+                "forged path": (1, "elsewhere/SKILL.md"),
+                "forged flag": (2, 1),
+                "flag flipped": (2, not doc["locations"][0][2]),
+            }[damage]
+            doc["locations"][0][field] = value
         cache.write_text(json.dumps(doc, separators=(",", ":")))
     elif damage == "unwritable":
         cache.unlink()

@@ -89,13 +89,23 @@ def test_changes_behind_its_back_give_a_cold_runs_answer(repo: Path) -> None:
     assert _dry(repo) == _cold(repo)
 
 
-@pytest.mark.parametrize("damage", [*KINDS, "forged shape", "unwritable"])
+FORGED = ("forged shape", "forged state", "forged edit")
+
+
+@pytest.mark.parametrize("damage", [*KINDS, *FORGED, "unwritable"])
 def test_a_damaged_facts_cache_is_ignored(repo: Path, damage: str, tmp_path: Path) -> None:
     cold = _cold(repo)
     cache = _state(repo) / PASS_RECORDS_CACHE
-    if damage == "forged shape":
+    if damage in FORGED:
         doc = json.loads(cache.read_text())
-        doc["recorded"] = {"old-helper": 5}
+        # Every skill said to be in a state no record holds, or in the other state than its
+        # record's: either would reach the report and the commits if it were believed.
+        flip = {"active": "stale", "stale": "active"}
+        doc["recorded"] = {
+            "forged shape": {"old-helper": 5},
+            "forged state": {name: "bogus" for name in SKILLS},
+            "forged edit": {n: flip.get(doc["recorded"].get(n), "stale") for n in SKILLS},
+        }[damage]
         cache.write_text(json.dumps(doc, separators=(",", ":")))
     elif damage == "unwritable":
         # A folder where the file belongs: neither read nor replaced (root is not stopped by
