@@ -1,5 +1,5 @@
 """The `gitcurator` executable: `record`, `hook` and a plain `flush`, `list`, `validate`,
-`sync` or `run` take a fast path, the rest goes to the CLI.
+`sync` or `run` take a fast path (`commands/plain` parses those), the rest goes to the CLI.
 
 Agents run `gitcurator record use NAME` on every skill load, so that command must not pay for
 click, dulwich or PyYAML. Anything this parser does not recognise (help, odd flags) falls
@@ -14,15 +14,6 @@ import sys
 
 from gitcurator.error_handler import exit_process, guarded, stop_on_signals
 from gitcurator.errors import EXIT_INTERRUPTED
-
-# typing costs the `record` hot path milliseconds: its names only for the type checker.
-TYPE_CHECKING = False
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
-    from pathlib import Path
-
-    from gitcurator.output import Result
 
 
 def parse_record(argv: list[str]) -> tuple[str, str, list[str], str | None] | None:
@@ -67,6 +58,7 @@ def parse_record(argv: list[str]) -> tuple[str, str, list[str], str | None] | No
 
 def main() -> None:
     """Console-script entry point: exits the process with the command's code."""
+    _closed_streams_to_devnull()
     if "hook" in sys.argv[1:4]:
         # An agent's hook on every skill load: no click either, and never an exit code.
         from gitcurator.commands.hook import parse_args, run
@@ -87,124 +79,14 @@ def main() -> None:
         exit_process(EXIT_INTERRUPTED)  # it landed before exit_process could ignore it
 
 
-# `flush` as a hook or a schedule runs it, `list --json` and `validate` as scripts and
-# editors do, `sync` as a schedule does: plain, they need no option parsing, and click with
-# every command module costs 50-80 ms of processes that take 0.25-1 s.
-_PLAIN = ("flush", "list", "validate", "sync")
-
-
-def plain_command(args: list[str]) -> tuple[Callable[[], Result], bool] | None:
-    """The command of a plain `flush`, `list`, `validate` or `sync` (`[-C PATH] CMD` with
-    `--json` and `-C PATH`, each at most once), and whether it is `--json`, or of a plain
-    `run` (plain_run); None for anything else, which click parses."""
-    if "_GITCURATOR_COMPLETE" in os.environ:
-        return None  # click's shell completion answers instead of the command
-    if "run" in args[:3]:
-        return plain_run(args)
-    parsed = plain_options(args, _PLAIN, ("--json",), ("-C",))
-    if parsed is None:
-        return None
-    name, start, seen = parsed
-    as_json = "--json" in seen
-    if name == "flush":
-        from gitcurator.commands.flush import flush
-
-        return (lambda: flush(start)), as_json
-    if name == "list":
-        from gitcurator.commands.list import list_skills
-
-        return (lambda: list_skills(start, state=None, origin=None, now=None, as_json=as_json)), (
-            as_json
-        )
-    if not as_json and _progress_drawn():
-        return None  # validate and sync draw their progress there: cli/progress's
-    if name == "sync":
-        from gitcurator.commands.sync import sync
-
-        return (lambda: sync(start, "origin")), as_json
-    from gitcurator.commands.validate import validate
-    from gitcurator.progress import NO_PROGRESS
-
-    def run() -> Result:
-        return validate(
-            start,
-            (),
-            strict=False,
-            staged=False,
-            as_json=as_json,
-            quiet=False,
-            progress=NO_PROGRESS,
-        )
-
-    return run, as_json
-
-
-def plain_run(args: list[str]) -> tuple[Callable[[], Result], bool] | None:
-    """The command of `[-C PATH] run` with any of `--json`, `--dry-run`, `--now T`, `-C PATH`
-    (each once), when no progress is drawn (`--json`, or stderr is no terminal): what a
-    schedule and a script run. None for anything else (help, `--consolidate`, `--now=T`, a
-    value that looks like an option, a PATH that is a file), which click parses and answers
-    with its usual messages."""
-    parsed = plain_options(args, ("run",), ("--json", "--dry-run"), ("--now", "-C"))
-    if parsed is None:
-        return None
-    _, start, seen = parsed
-    as_json = "--json" in seen
-    if not as_json and _progress_drawn():
-        return None  # a pass draws its progress there: cli/progress's
-    now, dry_run = seen.get("--now"), "--dry-run" in seen
-
-    def run() -> Result:
-        from gitcurator.commands.run import run as run_pass
-
-        return run_pass(start, now=now, dry_run=dry_run, consolidate=False)
-
-    return run, as_json
-
-
-def plain_options(
-    args: list[str], names: tuple[str, ...], flags: tuple[str, ...], values: tuple[str, ...]
-) -> tuple[str, Path, dict[str, str]] | None:
-    """(command, start folder, options given) of `[-C PATH] NAME` followed by `flags` and
-    `values` (options taking one value), each at most once; None for anything else (a
-    repeat, `--opt=V`, a value that looks like an option, a -C that click would refuse),
-    which click parses and answers with its usual messages."""
-    rest, group_dir = list(args), None
-    if rest[:1] == ["-C"] and len(rest) > 2:
-        group_dir, rest = rest[1], rest[2:]
-    if not rest or rest[0] not in names:
-        return None
-    seen: dict[str, str] = {}
-    i = 1
-    while i < len(rest):
-        arg = rest[i]
-        if arg in seen:
-            return None
-        if arg in flags:
-            seen[arg], i = "", i + 1
-        elif arg in values and i + 1 < len(rest) and rest[i + 1][:1] not in ("-", ""):
-            seen[arg], i = rest[i + 1], i + 2
-        else:
-            return None
-    if group_dir == "" or not all(_folder_click_takes(d) for d in (group_dir, seen.get("-C"))):
-        return None
-    from pathlib import Path
-
-    here = seen.get("-C") or group_dir
-    return rest[0], Path(here) if here is not None else Path.cwd(), seen
-
-
-def _folder_click_takes(path: str | None) -> bool:
-    """Whether click's `-C` (a readable path, not a file) takes `path`: else it refuses it
-    by name, and the plain path leaves that to click."""
-    if path is None or not os.path.exists(path):
-        return True
-    return os.path.isdir(path) and os.access(path, os.R_OK)
-
-
-def _progress_drawn() -> bool:
-    """Whether a command's progress is drawn (stderr is a terminal): cli/progress's."""
-    return sys.stderr.isatty() and os.environ.get("TERM") != "dumb"
+def _closed_streams_to_devnull() -> None:
+    """Started with stdout or stderr closed (`>&-`), Python has no stream there: what would
+    be written goes nowhere, as git's does (it exits 0), instead of failing at the first
+    write. The file opened takes the closed descriptor, so nothing else lands on it."""
+    if sys.stdout is None:
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - the process's own stdout now
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115
 
 
 def _command() -> int:
@@ -213,6 +95,8 @@ def _command() -> int:
         from gitcurator.commands.record import record_events
 
         return record_events(*fast)
+    from gitcurator.commands.plain import plain_command
+
     plain = plain_command(sys.argv[1:])
     if plain is not None:
         from gitcurator.output import emit, warn

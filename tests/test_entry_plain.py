@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from support.repos import git, run_cli, run_process, write_skill
 
-from gitcurator import entry
+from gitcurator.commands import plain as entry
 
 
 def _fast(args: list[str], cwd: Path) -> tuple[int, str, str]:
@@ -123,7 +123,7 @@ def _ended(args: list[str], cwd: Path, script: str = "") -> tuple[int, str]:
 
 
 # Run first in the process: every command goes through click.
-_CLICK_ONLY = "import gitcurator.entry\ngitcurator.entry.plain_command = lambda args: None\n"
+_CLICK_ONLY = "import gitcurator.commands.plain as p\np.plain_command = lambda args: None\n"
 
 
 def test_a_reader_gone_ends_a_plain_command_as_it_ends_the_cli(repo: Path) -> None:

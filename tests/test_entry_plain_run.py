@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from support.repos import git, run_cli, run_process
 
-from gitcurator import entry
+from gitcurator.commands import plain as entry
 
 NOW = "2027-06-01T00:00:00Z"
 

@@ -44,9 +44,15 @@ def run_document(plan: PassPlan, commits: Sequence[str] = ()) -> dict[str, Any]:
 def report_files(doc: Mapping[str, Any]) -> dict[str, bytes]:
     """REPORT.md and run.json as the report commit writes them."""
     report_md, run_json = run_paths(doc["run_id"])
+    # A folder name that is not UTF-8 is read with surrogateescape: REPORT.md gives it back
+    # as the bytes git stores, run.json as JSON's escape (still JSON, read back the same).
+    try:
+        json_text = (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode()
+    except UnicodeEncodeError:
+        json_text = (json.dumps(doc, indent=2) + "\n").encode()
     return {
-        report_md: report_markdown(doc).encode(),
-        run_json: (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode(),
+        report_md: report_markdown(doc).encode("utf-8", "surrogateescape"),
+        run_json: json_text,
     }
 
 
