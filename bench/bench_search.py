@@ -48,10 +48,9 @@ def _in_process(repo: Path, queries: int) -> None:
     from gitcurator.library import open_repo
     from gitcurator.search.index_cache import library_index
     from gitcurator.statefiles import SEARCH_INDEX
-    from gitcurator.telemetry.ledger import state_of
 
     with open_repo(repo) as library:
-        (state_of(library.store) / SEARCH_INDEX).unlink(missing_ok=True)
+        (library.store.state_dir() / SEARCH_INDEX).unlink(missing_ok=True)
         start = time.perf_counter()
         found = library_index(library.store)
         found.index.search(QUERIES[0], 10, archived=True)

@@ -160,7 +160,7 @@ def _profiles(
 ) -> list[Profile]:
     """The library's profiles, from the cache where it has them; the cache is rewritten (with
     `fresh`, the new skills') only when it lacked some or held others."""
-    path = ledger.state_of(repo.store) / WORDS_CACHE
+    path = repo.store.state_dir() / WORDS_CACHE
     cached = read_json(path)
     cache: dict[str, list[str]] = cached if isinstance(cached, dict) else {}
     kept: dict[str, list[str]] = {}

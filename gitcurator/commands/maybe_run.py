@@ -17,7 +17,6 @@ from gitcurator.library import open_repo
 from gitcurator.lifecycle.schedule import Decision, ScheduleState, due, next_due
 from gitcurator.locks import PassBusy, pass_lock
 from gitcurator.output import Result, failed, lines_of, warning_line
-from gitcurator.telemetry import ledger
 from gitcurator.timeutil import format_time, moment_of
 
 
@@ -27,7 +26,7 @@ def maybe_run(start: Path, *, idle_for: float | None, now: str | None, as_json: 
         raise UsageError("--idle-for must be a number of seconds, zero or more")
     moment = moment_of(now)
     with open_repo(start) as repo:
-        policy, state_dir = repo.config.curator, ledger.state_of(repo.store)
+        policy, state_dir = repo.config.curator, repo.store.state_dir()
     damaged: list[str] = []
     with contextlib.ExitStack() as stack:
         try:

@@ -9,14 +9,13 @@ from gitcurator.curation.schedule_state import update_state
 from gitcurator.library import open_repo
 from gitcurator.lifecycle.schedule import next_due
 from gitcurator.output import Result, warning_line
-from gitcurator.telemetry import ledger
 from gitcurator.timeutil import format_time, utc_now
 
 
 def pause(start: Path) -> Result:
     """Stop automatic passes until `resume` (idempotent)."""
     with open_repo(start) as repo:
-        state_dir, root = ledger.state_of(repo.store), repo.root
+        state_dir, root = repo.store.state_dir(), repo.root
     stamp = format_time(utc_now())
     damaged: list[str] = []
     before, _ = update_state(
@@ -39,7 +38,7 @@ def pause(start: Path) -> Result:
 def resume(start: Path) -> Result:
     """Allow automatic passes again (idempotent)."""
     with open_repo(start) as repo:
-        state_dir, root, policy = ledger.state_of(repo.store), repo.root, repo.config.curator
+        state_dir, root, policy = repo.store.state_dir(), repo.root, repo.config.curator
     damaged: list[str] = []
     before, after = update_state(
         state_dir,

@@ -61,9 +61,9 @@ def worktree_reference_findings(
         sources = [s for s in sources if s.path in changed]
     if not sources:
         return []
-    from gitcurator.telemetry import ledger  # only when there is something to resolve
+    from gitcurator.telemetry import notes_records  # only when there is something to resolve
 
-    records = ledger.load_notes(repo.store).records
+    records = notes_records.load_notes(repo.store).records
     aliases = {n: r.absorbed_into for n, r in records.items() if r.absorbed_into}
     if kept is not None:
         kept.aliases = aliases

@@ -14,7 +14,7 @@ from gitcurator.references.graph import Reference, ReferenceGraph
 from gitcurator.render import plural
 from gitcurator.skills.document import SkillLocation, find_skills
 from gitcurator.skills.identity import identity
-from gitcurator.telemetry import ledger
+from gitcurator.telemetry import notes_records
 from gitcurator.telemetry.events import invalid_name_hint
 
 
@@ -25,7 +25,7 @@ def library_references(
     store, config = repo.store, repo.config
     entries = store.head_entries()
     locations = find_skills(entries, config.skills_dir, config.include)
-    records = ledger.load_notes(store).records
+    records = notes_records.load_notes(store).records
     aliases = {n: r.absorbed_into for n, r in records.items() if r.absorbed_into}
     graph = tree_references(store, config, entries, locations, aliases)
     return graph, locations, aliases

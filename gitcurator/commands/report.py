@@ -33,7 +33,6 @@ from gitcurator.statefiles import (
     REPORT_HTML,
     USAGE_DELTAS_CACHE,
     read_json,
-    state_folder,
     write_atomic,
     write_cache_json,
 )
@@ -99,7 +98,7 @@ def _target(repo: SkillsRepo, output: Path | None) -> Path:
     symlink, a folder, a pipe or device, a read-only file or in a folder that does not exist
     (a typo must not scatter files)."""
     if output is None:
-        return state_folder(Path(repo.store.repo.commondir())) / REPORT_HTML
+        return repo.store.state_dir() / REPORT_HTML
     path = Path(os.path.abspath(output))
     if path.is_symlink():
         raise CuratorError(
@@ -149,7 +148,7 @@ def _use_deltas(store: Store, rows: list[SkillRow], now: datetime) -> list[UseDe
     since = format_time(now - timedelta(weeks=HEAT_WEEKS + 1))
     # A name from a folder that is not UTF-8 has no key (nor any note: `record` refuses it).
     names = {key_id(r.name): r.name for r in rows if _utf8(r.name)}
-    cache_path = state_folder(Path(store.repo.commondir())) / USAGE_DELTAS_CACHE
+    cache_path = store.state_dir() / USAGE_DELTAS_CACHE
     cached = _read_deltas(read_json(cache_path))
     fresh: dict[str, list[UseDelta]] = {}
     decoded: dict[bytes, UsageRecord | None] = {}

@@ -27,7 +27,6 @@ from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.output import Progress, Result, warn
 from gitcurator.progress import NO_PROGRESS
 from gitcurator.progress import Progress as LoadProgress
-from gitcurator.telemetry import ledger
 from gitcurator.timeutil import moment_of
 
 if TYPE_CHECKING:
@@ -117,5 +116,5 @@ def _client(repo: SkillsRepo, asked: bool) -> ChatClient | None:
 def _locked(repo: SkillsRepo) -> Iterator[None]:
     from gitcurator.locks import pass_lock
 
-    with pass_lock(ledger.state_of(repo.store), 0):
+    with pass_lock(repo.store.state_dir(), 0):
         yield

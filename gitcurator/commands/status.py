@@ -17,7 +17,6 @@ from gitcurator.lifecycle.schedule import summary
 from gitcurator.output import Result, warning_line
 from gitcurator.progress import NO_PROGRESS, Progress
 from gitcurator.render import plural
-from gitcurator.telemetry import ledger
 from gitcurator.timeutil import format_time
 
 
@@ -28,7 +27,7 @@ def status(start: Path, *, now: str | None, progress: Progress = NO_PROGRESS) ->
     with open_repo(start) as repo:
         loaded = load_kept_rows(repo, now)
         newest = last_pass(repo.store)
-        clock = read_state(ledger.state_of(repo.store), warn=damaged.append)
+        clock = read_state(repo.store.state_dir(), warn=damaged.append)
         schedule = summary(clock, repo.config.curator, loaded.now)
         catalogue = head_catalogue(repo, *token_counter(), progress)
     doc: dict[str, Any] = {"now": format_time(loaded.now), **summarise(loaded.rows)}

@@ -22,7 +22,6 @@ from gitcurator.skills.check_skill import Finding
 from gitcurator.skills.check_tree import CheckResult, check_tree
 from gitcurator.skills.document import SKILL_FILE
 from gitcurator.skills.files import FileTree
-from gitcurator.statefiles import state_folder
 from gitcurator.store.index import staged_snapshot
 from gitcurator.store.notes import notes_commit
 from gitcurator.store.worktree import folder_tree
@@ -110,7 +109,7 @@ def _check_repo(
 ) -> CheckResult:
     config = repo.config
     selected = None if only is None else list(only)
-    folder, key = state_folder(Path(repo.store.repo.commondir())), cache_key(repr(config))
+    folder, key = repo.store.state_dir(), cache_key(repr(config))
     # Before any stat: records made from what is seen below are stamped with it.
     started_ns, seen = time.time_ns(), Seen()
     if only is None and not staged:

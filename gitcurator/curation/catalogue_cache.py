@@ -21,7 +21,6 @@ from gitcurator.progress import NO_PROGRESS, Progress, counted
 from gitcurator.skills.document import SkillLocation, find_skills
 from gitcurator.statefiles import CATALOGUE_CACHE, read_json, write_cache_json
 from gitcurator.store import ObjectID, Store
-from gitcurator.telemetry import ledger
 
 
 def head_catalogue(
@@ -57,7 +56,7 @@ def described_blobs(
     """blob -> (frontmatter name, description) of each SKILL.md blob; the cache keeps these
     (`progress` hears how many are read; `read` loads a blob, by default store.read_blob)."""
     read = read or store.read_blob
-    path = ledger.state_of(store) / CATALOGUE_CACHE
+    path = store.state_dir() / CATALOGUE_CACHE
     cached = read_json(path)
     cache: dict[str, object] = cached if isinstance(cached, dict) else {}
     found: dict[ObjectID, Described] = {}

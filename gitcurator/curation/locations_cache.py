@@ -18,7 +18,6 @@ from collections.abc import Mapping, Sequence
 from gitcurator.skills.document import SkillLocation, find_skills
 from gitcurator.statefiles import LOCATIONS_CACHE, read_cache_json, write_cache_json
 from gitcurator.store import ObjectID, Store
-from gitcurator.telemetry import ledger
 
 _FORMAT = 2  # raised whenever what find_skills finds changes
 
@@ -32,7 +31,7 @@ def tree_locations(
 ) -> list[SkillLocation]:
     """find_skills(entries, skills_dir, include), `entries` being the files of `tree`."""
     key = _key(tree, skills_dir, include)
-    path = ledger.state_of(store) / LOCATIONS_CACHE
+    path = store.state_dir() / LOCATIONS_CACHE
     opening = b'{"key":' + json.dumps(key).encode()
     kept = _kept(read_cache_json(path, opening), key, entries, skills_dir.strip("/"))
     if kept is not None:

@@ -23,7 +23,7 @@ from gitcurator.curation import rows_cache
 from gitcurator.library import SkillsRepo
 from gitcurator.lifecycle.rules import ACTIVE, STALE
 from gitcurator.statefiles import PASS_RECORDS_CACHE, read_cache_json, write_cache_json
-from gitcurator.telemetry import ledger
+from gitcurator.telemetry import notes_records
 
 _FORMAT = 2  # raised whenever what is kept changes
 _STATES = (ACTIVE, STALE)  # what a record's lifecycle may say (the usage-record schema)
@@ -38,7 +38,7 @@ class PassRecords:
     problems: tuple[str, ...]  # records that could not be read, in words
 
 
-def from_loaded(loaded: ledger.Loaded) -> PassRecords:
+def from_loaded(loaded: notes_records.Loaded) -> PassRecords:
     """The facts of records loaded by ledger.load."""
     records = loaded.records
     return PassRecords(
@@ -51,7 +51,7 @@ def from_loaded(loaded: ledger.Loaded) -> PassRecords:
 def read_kept(repo: SkillsRepo, key: rows_cache.RowsKey, latest: str) -> PassRecords | None:
     """The facts kept under `key`; None on any doubt (then the records are loaded)."""
     opening = b'{"key":"' + key.digest.encode() + b'"'
-    doc = read_cache_json(ledger.state_of(repo.store) / PASS_RECORDS_CACHE, opening)
+    doc = read_cache_json(repo.store.state_dir() / PASS_RECORDS_CACHE, opening)
     try:
         if doc["key"] != key.digest or doc["format"] != _FORMAT:
             return None
@@ -86,7 +86,7 @@ def keep(repo: SkillsRepo, key: rows_cache.RowsKey, latest: str, facts: PassReco
         "problems": list(facts.problems),
         "sha1": _digest(facts.recorded, facts.aliases, list(facts.problems)),
     }
-    write_cache_json(ledger.state_of(repo.store) / PASS_RECORDS_CACHE, doc)
+    write_cache_json(repo.store.state_dir() / PASS_RECORDS_CACHE, doc)
 
 
 def _digest(recorded: Mapping[str, str], aliases: Mapping[str, str], problems: list[str]) -> str:

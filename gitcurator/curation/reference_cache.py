@@ -21,7 +21,6 @@ from gitcurator.references.graph import Reference, ReferenceGraph
 from gitcurator.skills.document import SkillLocation
 from gitcurator.statefiles import REFERENCES_CACHE, is_read_only, read_regular, write_cache
 from gitcurator.store import ObjectID, Store
-from gitcurator.telemetry import ledger
 
 if TYPE_CHECKING:
     # The scan (its patterns compiled at import) loads only when the kept graph does not fit.
@@ -46,7 +45,7 @@ def tree_references(
     loads a blob, by default store.read_blob). `tree`, when the caller has it, is the id of
     the stored tree whose files `entries` are: the graph is then kept under it."""
     read = read or store.read_blob
-    path = ledger.state_of(store) / REFERENCES_CACHE
+    path = store.state_dir() / REFERENCES_CACHE
     globs = config.reference_files
     key = graph_key(entries, locations, globs, aliases, tree)
     text = _checked_body(path)

@@ -48,7 +48,6 @@ from gitcurator.store import ObjectID
 from gitcurator.store.notes import notes_commit
 from gitcurator.store.objects import GITLINK_MODE
 from gitcurator.telemetry import journal
-from gitcurator.telemetry.ledger import state_of
 from gitcurator.timeutil import utc_now
 
 # Raise when what a row is computed from changes without a field of SkillRow changing.
@@ -86,7 +85,7 @@ def rows_key(repo: SkillsRepo, commit: ObjectID | None = None) -> RowsKey:
         return (store.head_commit() if commit is None else commit), notes_commit(store)
 
     common = Path(store.repo.commondir())
-    parts = key_parts(state_of(store), common, repo.root / CONFIG_FILE, commits)
+    parts = key_parts(store.state_dir(), common, repo.root / CONFIG_FILE, commits)
     opening = f"{ROWS_FORMAT} {__version__}"
     head = None if parts.head is None else ObjectID(parts.head)
     return RowsKey(digest(opening, parts.parts), parts.pending, head, parts)
@@ -131,7 +130,7 @@ def read_rows(repo: SkillsRepo, key: RowsKey, latest: str, now: datetime) -> Cac
     `latest` is the newest event time a reader takes now."""
     # The key opens the file (write_rows puts it first): another key's 4 MB is not parsed.
     opening = b'{"key":"' + key.digest.encode() + b'"'
-    doc = read_cache_json(state_of(repo.store) / ROWS_CACHE, opening)
+    doc = read_cache_json(repo.store.state_dir() / ROWS_CACHE, opening)
     return _kept_rows(repo, doc, key, latest, now)
 
 
@@ -140,7 +139,7 @@ def read_rows_only(repo: SkillsRepo, key: RowsKey, latest: str, now: datetime) -
     that renders none (a pass): two thirds of the file are those texts, and write_rows puts
     them last, so the document is parsed only up to them."""
     opening = b'{"key":"' + key.digest.encode() + b'"'
-    data = read_cache_bytes(state_of(repo.store) / ROWS_CACHE, opening)
+    data = read_cache_bytes(repo.store.state_dir() / ROWS_CACHE, opening)
     # A quote inside a string is escaped, so the texts' own strings never hold this: the
     # last one is the document's own key.
     cut = -1 if data is None else data.rfind(b',"texts":')
@@ -183,7 +182,7 @@ def write_rows(repo: SkillsRepo, key: RowsKey, cached: CachedRows) -> None:
     """Keep `cached` (its texts, anchors and newest event made by keep) under `key` (skipped
     when it cannot be written)."""
     write_cache_json(
-        state_of(repo.store) / ROWS_CACHE,
+        repo.store.state_dir() / ROWS_CACHE,
         {
             "key": key.digest,
             "fields": list(FIELDS),

@@ -15,7 +15,7 @@ from gitcurator.library import SkillsRepo
 from gitcurator.skills.document import find_skills
 from gitcurator.skills.identity import identity, is_skill_name
 from gitcurator.store import ObjectID
-from gitcurator.telemetry import ledger, names_cache
+from gitcurator.telemetry import names_cache, notes_records
 from gitcurator.telemetry.names import cached_names
 
 
@@ -87,9 +87,9 @@ def with_names(repo: SkillsRepo, catalogue: Catalogue, notes: str | None) -> Cat
     absorbed just after it moves HEAD)."""
     marked = cached_names(repo)
     names = {name: names_cache.skill_of(target) for name, target in marked.items()}
-    records = ledger.load_notes(repo.store).records
+    records = notes_records.load_notes(repo.store).records
     # The journal's name cache for this HEAD, so the first `record` of a load after HEAD moved
     # finds its name instead of rebuilding the cache from the work tree (seconds at 10k).
-    names_cache.write(ledger.state_of(repo.store), catalogue.head, marked)
+    names_cache.write(repo.store.state_dir(), catalogue.head, marked)
     absorbed = frozenset(n for n, r in records.items() if r.absorbed_into and n in names)
     return replace(catalogue, notes=notes, names=names, absorbed=absorbed)

@@ -26,7 +26,6 @@ from gitcurator.skills.identity import identity
 from gitcurator.statefiles import SEARCH_INDEX, SEARCH_INDEX_LIVE, write_cache
 from gitcurator.store import ObjectID, Store
 from gitcurator.store.commits import commit_tree_of
-from gitcurator.telemetry import ledger
 from gitcurator.umbrella.wording import BODY_CHARS
 
 
@@ -63,7 +62,7 @@ def library_index(store: Store, *, live_only: bool = False) -> LibraryIndex:
         return LibraryIndex(WordIndex([]), branch, None, False)
     tree = commit_tree_of(store, tip)
     key = cache_key(store.root, tree.decode()) + (" live" if live_only else "")
-    path = ledger.state_of(store) / (SEARCH_INDEX_LIVE if live_only else SEARCH_INDEX)
+    path = store.state_dir() / (SEARCH_INDEX_LIVE if live_only else SEARCH_INDEX)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from dulwich.objects import Commit, ObjectID
 
 from gitcurator.lifecycle.skill_history import CommitChanges, SkillHistory, fold_history
-from gitcurator.statefiles import HISTORY_CACHE, read_json, state_folder, write_cache
+from gitcurator.statefiles import HISTORY_CACHE, read_json, write_cache
 from gitcurator.store.commits import commit_tree_of
 from gitcurator.store.diff import Entry, TreeDiffer
 from gitcurator.timeutil import format_time
@@ -73,8 +73,8 @@ def history_changes(store: Store, head: ObjectID) -> list[CommitChanges]:
 
 
 def cache_path(store: Store) -> Path:
-    """The cache file, beside gitcurator's other per-clone state (as `telemetry.state_of`)."""
-    return state_folder(Path(store.repo.commondir())) / HISTORY_CACHE
+    """The cache file, beside gitcurator's other per-clone state (`Store.state_dir`)."""
+    return store.state_dir() / HISTORY_CACHE
 
 
 def walk_changes(

@@ -9,13 +9,12 @@ damaged file) is parsed by dulwich here, its answer kept the same way.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dulwich.index import IndexEntry
 
 from gitcurator.gitfiles.index_links import checksum, index_links, keep_links
-from gitcurator.statefiles import INDEX_LINKS_CACHE, state_folder
+from gitcurator.statefiles import INDEX_LINKS_CACHE
 from gitcurator.store.index import cached_index
 from gitcurator.store.objects import GITLINK_MODE
 from gitcurator.store.paths import text_path
@@ -27,7 +26,7 @@ if TYPE_CHECKING:
 def index_gitlinks(store: Store) -> set[str]:
     """Repo-relative paths of the index's submodule links (mode 160000)."""
     index_path = index_file(store)
-    cache = state_folder(Path(store.repo.commondir())) / INDEX_LINKS_CACHE
+    cache = store.state_dir() / INDEX_LINKS_CACHE
     found = index_links(index_path, cache)
     if found is not None:
         return found

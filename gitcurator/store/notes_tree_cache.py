@@ -16,7 +16,7 @@ import struct
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gitcurator.statefiles import NOTES_TREES_CACHE, read_regular, state_folder, write_cache
+from gitcurator.statefiles import NOTES_TREES_CACHE, read_regular, write_cache
 
 if TYPE_CHECKING:
     from gitcurator.store.repository import Store
@@ -26,7 +26,7 @@ _ENTRY = struct.Struct(">20sI")  # binary id, length of the tree's content
 
 
 def _path(store: Store) -> Path:
-    return state_folder(Path(store.repo.commondir())) / NOTES_TREES_CACHE
+    return store.state_dir() / NOTES_TREES_CACHE
 
 
 def read_kept(store: Store) -> dict[bytes, bytes]:

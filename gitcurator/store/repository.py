@@ -21,6 +21,7 @@ from dulwich.repo import Repo
 
 from gitcurator.errors import NotARepository, StoreError
 from gitcurator.progress import NO_PROGRESS, Progress
+from gitcurator.statefiles import state_folder
 from gitcurator.store import pack_reader
 from gitcurator.store.signature import Signature
 
@@ -109,6 +110,11 @@ class Store:
             return cls(Repo(str(path)), signature), False
         repo = Repo.init(str(path), default_branch=DEFAULT_BRANCH.encode())
         return cls(repo, signature), True
+
+    def state_dir(self) -> Path:
+        """The folder inside .git/ that holds gitcurator's per-clone state (.git/gitcurator,
+        in the common dir: one for all of a clone's work trees)."""
+        return state_folder(Path(self.repo.commondir()))
 
     def config_value(self, section: str, key: str) -> str | None:
         """A git configuration value (repository, global and system files), or None."""

@@ -12,7 +12,6 @@ from dulwich.ignore import IgnoreFilterManager
 
 from gitcurator.gitfiles.nested_walk import git_folders
 from gitcurator.skills.files import MAX_LOADED_BYTES, FileEntry, FileTree
-from gitcurator.statefiles import state_folder
 from gitcurator.store.index_gitlinks import index_gitlinks
 from gitcurator.store.objects import GITLINK_MODE
 from gitcurator.store.worktree_walk import walk_folders
@@ -40,7 +39,7 @@ def nested_repositories(store: Store, head_links: Iterable[str] | None = None) -
     ignore: IgnoreFilterManager | None = None
     # A folder is nested when its own listing holds .git; a folder whose stat data did not
     # move since the last walk is not listed again (gitfiles/nested_walk).
-    state = state_folder(Path(store.repo.commondir()))
+    state = store.state_dir()
     for rel in git_folders(store.root, state):
         ignore = ignore or IgnoreFilterManager.from_repo(store.repo)
         if not ignore.is_ignored(rel + "/"):

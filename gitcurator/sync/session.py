@@ -21,7 +21,7 @@ from gitcurator.store import ObjectID, Store
 from gitcurator.store.kept_objects import objects_kept
 from gitcurator.store.notes import NOTES_REF
 from gitcurator.store.refs import ref_value, set_ref
-from gitcurator.store.remote import RemoteError, resolve_remote
+from gitcurator.store.remote import Remote, RemoteError, resolve_remote
 from gitcurator.store.transport import Connection
 from gitcurator.sync.branch_exchange import (
     BRANCHES,
@@ -116,82 +116,93 @@ def sync(
     result = SyncResult(remote.name, remote.location)
     connection = Connection(store, remote, progress)
     # The notes trees and records are read by a diff or the merge, then again by the push.
-    kept = objects_kept(store.repo.object_store)
-    kept.__enter__()
-    try:
-        # Fetch before anything else: an unreachable remote must leave everything as it was.
-        # The remote's default branch comes too when it shows nothing of gitcurator's: its
-        # tree tells whether it is a skills repository at all.
-        fetched = connection.fetch(_wanted, () if force else DEFAULT_BRANCHES)
-        if not force:
-            check_remote(store, remote, fetched.refs)
-        result.bytes_received += fetched.pack_bytes
-        flushed = ledger.flush(store)
-        result.events_flushed = flushed.events
-        result.warnings += flushed.warnings
-        result.local_before = _hex(ref_value(store, NOTES_REF))
-        result.remote_before = _hex(fetched.refs.get(NOTES_REF))
-        seen = seen_branches(store, remote)
-        pushed_branches: set[bytes] = set()
-        last_refusal = "the remote moved since it was fetched"
-        for attempt in range(1, tries + 1):
-            result.tries = attempt
-            if attempt > 1:
-                # Jitter, so clones that collided do not collide again in step.
-                sleep(random.uniform(0.05, 0.25) * attempt)
-                fetched = connection.fetch(_wanted)
-                result.bytes_received += fetched.pack_bytes
-            remote_tip = fetched.refs.get(NOTES_REF)
-            check_notes_tip(store, remote, remote_tip)
-            step = merge_into_local(store, remote, remote_tip)
-            _note_merge(result, step)
-            updates = branch_pushes(store, fetched.refs, seen)
-            if step.tip is not None and step.tip != remote_tip:
-                updates[NOTES_REF] = (remote_tip, step.tip)
-            if not updates:
-                result.remote_after = _hex(remote_tip)
-                break
-            pushed = connection.push(updates)
-            result.objects_sent += pushed.objects
-            pushed_branches |= {r for r in pushed.updated if r != NOTES_REF}
-            result.branches_pushed += sorted(
-                r[len(b"refs/heads/") :].decode() for r in pushed.updated if r != NOTES_REF
-            )
-            for ref, why in sorted(pushed.refused.items()):
-                if ref != NOTES_REF:
-                    result.warnings.append(f"{ref.decode()} was not pushed: {why}")
-            if NOTES_REF not in updates:
-                result.remote_after = _hex(remote_tip)
-                break
-            if NOTES_REF in pushed.refused and NOTES_REF not in pushed.moved:
-                raise RemoteError(
-                    f"remote {remote.shown} refused {NOTES_REF.decode()}: "
-                    f"{pushed.refused[NOTES_REF]}; your notes hold everything merged so far "
-                    "(nothing was lost)"
-                )
-            last_refusal = pushed.refused.get(NOTES_REF, last_refusal)
-            if NOTES_REF in pushed.updated:
-                assert step.tip is not None
-                with ledger.notes_lock(store):
-                    set_ref(store, remote.side_ref, step.tip)
-                result.remote_after = step.tip.decode()
-                result.records_sent = step.to_send
-                break
-        else:
-            raise RemoteKeptMoving(
-                f"remote {remote.shown} kept moving: the push of the notes was refused on each "
-                f"of {tries} tries (last: {last_refusal}); your notes hold everything merged "
-                "so far (nothing was lost). Run `gitcurator sync` again in a moment"
-            )
-        created, warnings = fetch_branches(store, fetched.refs, seen, result.remote)
-        result.branches_fetched = created
-        result.warnings += warnings
-        remember_branches(store, remote, fetched.refs, seen, pushed_branches)
-    finally:
-        connection.close()
-        kept.__exit__(None, None, None)
+    with objects_kept(store.repo.object_store):
+        try:
+            _exchange(store, remote, connection, result, tries, sleep, force)
+        finally:
+            connection.close()
     result.local_after = _hex(ref_value(store, NOTES_REF))
     return result
+
+
+def _exchange(
+    store: Store,
+    remote: Remote,
+    connection: Connection,
+    result: SyncResult,
+    tries: int,
+    sleep: Callable[[float], None],
+    force: bool,
+) -> None:
+    """sync's exchange over an open connection, counted into `result`."""
+    # Fetch before anything else: an unreachable remote must leave everything as it was.
+    # The remote's default branch comes too when it shows nothing of gitcurator's: its
+    # tree tells whether it is a skills repository at all.
+    fetched = connection.fetch(_wanted, () if force else DEFAULT_BRANCHES)
+    if not force:
+        check_remote(store, remote, fetched.refs)
+    result.bytes_received += fetched.pack_bytes
+    flushed = ledger.flush(store)
+    result.events_flushed = flushed.events
+    result.warnings += flushed.warnings
+    result.local_before = _hex(ref_value(store, NOTES_REF))
+    result.remote_before = _hex(fetched.refs.get(NOTES_REF))
+    seen = seen_branches(store, remote)
+    pushed_branches: set[bytes] = set()
+    last_refusal = "the remote moved since it was fetched"
+    for attempt in range(1, tries + 1):
+        result.tries = attempt
+        if attempt > 1:
+            # Jitter, so clones that collided do not collide again in step.
+            sleep(random.uniform(0.05, 0.25) * attempt)
+            fetched = connection.fetch(_wanted)
+            result.bytes_received += fetched.pack_bytes
+        remote_tip = fetched.refs.get(NOTES_REF)
+        check_notes_tip(store, remote, remote_tip)
+        step = merge_into_local(store, remote, remote_tip)
+        _note_merge(result, step)
+        updates = branch_pushes(store, fetched.refs, seen)
+        if step.tip is not None and step.tip != remote_tip:
+            updates[NOTES_REF] = (remote_tip, step.tip)
+        if not updates:
+            result.remote_after = _hex(remote_tip)
+            break
+        pushed = connection.push(updates)
+        result.objects_sent += pushed.objects
+        pushed_branches |= {r for r in pushed.updated if r != NOTES_REF}
+        result.branches_pushed += sorted(
+            r[len(b"refs/heads/") :].decode() for r in pushed.updated if r != NOTES_REF
+        )
+        for ref, why in sorted(pushed.refused.items()):
+            if ref != NOTES_REF:
+                result.warnings.append(f"{ref.decode()} was not pushed: {why}")
+        if NOTES_REF not in updates:
+            result.remote_after = _hex(remote_tip)
+            break
+        if NOTES_REF in pushed.refused and NOTES_REF not in pushed.moved:
+            raise RemoteError(
+                f"remote {remote.shown} refused {NOTES_REF.decode()}: "
+                f"{pushed.refused[NOTES_REF]}; your notes hold everything merged so far "
+                "(nothing was lost)"
+            )
+        last_refusal = pushed.refused.get(NOTES_REF, last_refusal)
+        if NOTES_REF in pushed.updated:
+            assert step.tip is not None
+            with ledger.notes_lock(store):
+                set_ref(store, remote.side_ref, step.tip)
+            result.remote_after = step.tip.decode()
+            result.records_sent = step.to_send
+            break
+    else:
+        raise RemoteKeptMoving(
+            f"remote {remote.shown} kept moving: the push of the notes was refused on each "
+            f"of {tries} tries (last: {last_refusal}); your notes hold everything merged "
+            "so far (nothing was lost). Run `gitcurator sync` again in a moment"
+        )
+    created, warnings = fetch_branches(store, fetched.refs, seen, result.remote)
+    result.branches_fetched = created
+    result.warnings += warnings
+    remember_branches(store, remote, fetched.refs, seen, pushed_branches)
 
 
 def _note_merge(result: SyncResult, step: NotesStep) -> None:

@@ -25,13 +25,10 @@ from gitcurator.store.notes import (
     notes_tip,
     write_notes,
 )
-from gitcurator.telemetry import journal, names_cache, names_index, records_subset
+from gitcurator.telemetry import journal, names_cache, names_index, records_cache
 from gitcurator.telemetry.events import Event
 from gitcurator.telemetry.fold import apply_events
-from gitcurator.telemetry.notes_records import Loaded as Loaded
-from gitcurator.telemetry.notes_records import load_notes as load_notes
-from gitcurator.telemetry.notes_records import state_of as state_of
-from gitcurator.telemetry.notes_records import write_records_cache
+from gitcurator.telemetry.notes_records import Loaded, load_notes
 from gitcurator.telemetry.record_text import indented
 from gitcurator.telemetry.records import (
     UsageRecord,
@@ -46,7 +43,7 @@ _SEGMENT_PREFIX = trailers.FOLDED_SEGMENT + ": "
 
 def load(store: Store) -> Loaded:
     """Records as every reading command sees them: notes plus buffered events."""
-    state = state_of(store)
+    state = store.state_dir()
     # The shared lock keeps a flush from moving events between journal and notes meanwhile.
     with lock_notes(state, shared=True):
         commit = notes_commit(store)
@@ -79,7 +76,7 @@ class FlushResult:
 
 def flush(store: Store) -> FlushResult:
     """Fold the journal into the notes in one notes commit (crash-safe, exactly once)."""
-    state = state_of(store)
+    state = store.state_dir()
     if state.exists() and not state.is_dir():
         raise unusable(state, None, folder=True)  # events recorded here could not be kept
     journal_file = state / JOURNAL
@@ -106,19 +103,19 @@ def update(
     reads no record) only the records the events name are loaded.
     """
     with notes_lock(store):
-        return _update_locked(store, state_of(store), change, subject, events_only)
+        return _update_locked(store, store.state_dir(), change, subject, events_only)
 
 
 def forget_names(store: Store) -> None:
     """Drop the hot path's names cache: a changed absorbed_into re-points a name, and the
     next `record` rebuilds it from the new notes (its notes key would say so too)."""
-    names_cache.forget(state_of(store))
+    names_cache.forget(store.state_dir())
 
 
 @contextlib.contextmanager
 def notes_lock(store: Store) -> Iterator[None]:
     """The lock every writer of the notes refs holds (flush, pin, import, a pass, sync)."""
-    state_dir = state_of(store)
+    state_dir = store.state_dir()
     try:
         with lock_notes(state_dir):
             yield
@@ -139,7 +136,7 @@ def _update_locked(
     fresh = journal.rotate(state_dir)
     segments = drop_folded_segments(store, state_dir, fresh)
     read = [(segment, *journal.read_events(segment)) for segment in segments]
-    cache_path = state_of(store) / RECORDS_CACHE
+    cache_path = store.state_dir() / RECORDS_CACHE
     # The write below swaps the ref from this commit, the one the records are read from:
     # plain `git notes` takes no lock, and its commit landing meanwhile must be refused,
     # not overwritten with records read before it.
@@ -149,7 +146,7 @@ def _update_locked(
     if events_only:
         # A flush changes only the records its events name: decode those alone.
         named = {n for _segment, batch, _problems in read for e in batch for n in e.names}
-        subset = records_subset.read_subset(cache_path, before.decode() if before else None, named)
+        subset = records_cache.read_subset(cache_path, before.decode() if before else None, named)
     if subset is not None:
         loaded = Loaded(subset.records, subset.problems, subset.unreadable)
     else:
@@ -197,13 +194,13 @@ def _update_locked(
         unreadable_left = {k: v for k, v in loaded.unreadable.items() if k not in touched}
         written = {n: records[n] for n in touched}
         if subset is not None:
-            texts = {n: records_subset.doc_text(doc) for n, (doc, _note) in encoded.items()}
-            records_subset.write_moved(
+            texts = {n: records_cache.doc_text(doc) for n, (doc, _note) in encoded.items()}
+            records_cache.write_moved(
                 cache_path, subset, commit, written, problems_left, unreadable_left, texts
             )
             names_index.move_absorbed(store, before, commit, written)
         else:
-            write_records_cache(cache_path, commit, Loaded(records, problems_left, unreadable_left))
+            records_cache.write_whole(cache_path, commit, records, problems_left, unreadable_left)
             absorbed = {n: r.absorbed_into for n, r in records.items() if r.absorbed_into}
             names_index.keep_absorbed(store, commit, absorbed)
         absorbed_after = {n: r.absorbed_into for n, r in records.items() if r.absorbed_into}
@@ -224,7 +221,7 @@ def _known_names(store: Store, records: dict[str, UsageRecord]) -> Callable[[lis
         if not rest:
             return ok  # each one has a record (a flush into known skills): nothing to look up
         head = store.head_commit()
-        cached = names_cache.lookup(state_of(store), head.decode() if head else None, rest)
+        cached = names_cache.lookup(store.state_dir(), head.decode() if head else None, rest)
         if cached:  # `record` keeps this cache of HEAD's names: no walk for committed skills
             ok |= {n for n in rest if n in cached}
             rest = [n for n in rest if n not in cached]

@@ -116,7 +116,7 @@ def refresh_names_cache(repo: SkillsRepo, progress: Progress = NO_PROGRESS) -> N
     """
     # Committed skills only: walking the work tree costs seconds at 10k, and a name the
     # cache lacks (a skill not yet committed) sends `record` to the full rebuild anyway.
-    state, layout = _state(repo.store), _layout(repo)
+    state, layout = repo.store.state_dir(), _layout(repo)
     committed_names(repo.store, state, layout, _config_digest(repo.root), progress)
 
 
@@ -189,7 +189,7 @@ def _layout(repo: SkillsRepo) -> Layout:
 def _config(store: Store, digest: str) -> Layout:
     """The config, from what the names were last built with when the file is unchanged: the
     `record` hot path then skips parsing and validating it."""
-    built = read_json(_state(store) / NAMES_BUILT)
+    built = read_json(store.state_dir() / NAMES_BUILT)
     if (
         isinstance(built, dict)
         and built.get("version") == _VERSION
@@ -211,9 +211,3 @@ def _config(store: Store, digest: str) -> Layout:
 def _digest(data: bytes | str) -> str:
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     return hashlib.sha1(raw).hexdigest()
-
-
-def _state(store: Store) -> Path:
-    from gitcurator.statefiles import state_folder
-
-    return state_folder(Path(store.repo.commondir()))

@@ -20,7 +20,6 @@ from gitcurator.statefiles import (
     ABSORBED_NAMES,
     NAMES_INDEX,
     read_json,
-    state_folder,
     write_cache_json,
 )
 from gitcurator.store import ObjectID, Store
@@ -57,7 +56,7 @@ def skill_files(
     store: Store, tree: ObjectID | None, progress: Progress = NO_PROGRESS
 ) -> SkillFiles:
     """The index for `tree` (None: no commits), from the cached one moved by a tree diff."""
-    path = _state(store) / NAMES_INDEX
+    path = store.state_dir() / NAMES_INDEX
     key = tree.decode() if tree is not None else None
     old = _read(read_json(path))
     if old is not None and old.tree == key and not _untitled(old):
@@ -93,7 +92,7 @@ def remember(store: Store, tree: ObjectID, files: dict[str, str], titles: dict[s
             if title is not None:
                 known[blob] = title
     write_cache_json(
-        _state(store) / NAMES_INDEX,
+        store.state_dir() / NAMES_INDEX,
         {"version": _VERSION, "tree": tree.decode(), "files": kept, "titles": known},
     )
 
@@ -204,7 +203,7 @@ def absorbed_names(store: Store) -> tuple[str | None, dict[str, str]]:
 
     # Read as git stores it, without loading the notes module (store.notes.NOTES_REF).
     key = read_ref(Path(store.repo.commondir()), "refs/notes/gitcurator")
-    path = _state(store) / ABSORBED_NAMES
+    path = store.state_dir() / ABSORBED_NAMES
     doc = read_json(path)
     if isinstance(doc, dict) and doc.get("version") == _VERSION and doc.get("notes") == key:
         absorbed = doc.get("absorbed")
@@ -212,9 +211,9 @@ def absorbed_names(store: Store) -> tuple[str | None, dict[str, str]]:
             isinstance(k, str) and isinstance(v, str) for k, v in absorbed.items()
         ):
             return key, absorbed
-    from gitcurator.telemetry import ledger
+    from gitcurator.telemetry import notes_records
 
-    records = ledger.load_notes(store).records
+    records = notes_records.load_notes(store).records
     absorbed = {n: r.absorbed_into for n, r in records.items() if r.absorbed_into}
     keep_absorbed(store, key, absorbed)
     return key, absorbed
@@ -223,13 +222,9 @@ def absorbed_names(store: Store) -> tuple[str | None, dict[str, str]]:
 def keep_absorbed(store: Store, notes: str | None, absorbed: dict[str, str]) -> None:
     """Cache the absorbed names of the records of notes commit `notes` (a flush knows them)."""
     write_cache_json(
-        _state(store) / ABSORBED_NAMES,
+        store.state_dir() / ABSORBED_NAMES,
         {"version": _VERSION, "notes": notes, "absorbed": dict(sorted(absorbed.items()))},
     )
-
-
-def _state(store: Store) -> Path:
-    return state_folder(Path(store.repo.commondir()))
 
 
 def move_absorbed(
@@ -237,7 +232,7 @@ def move_absorbed(
 ) -> None:
     """Move the absorbed-names cache from notes commit `before` to `after`, which changed only
     `records` (a flush): nothing is cached when the old one is not `before`'s."""
-    doc = read_json(_state(store) / ABSORBED_NAMES)
+    doc = read_json(store.state_dir() / ABSORBED_NAMES)
     old = before.decode() if before is not None else None
     if not isinstance(doc, dict) or doc.get("version") != _VERSION or doc.get("notes") != old:
         return

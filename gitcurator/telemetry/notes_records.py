@@ -1,12 +1,11 @@
 """The usage records the notes hold, schema-checked, and their cache keyed by notes commit
-(.git/gitcurator/records-cache.json, one record a line: records_subset reads it by line)."""
+(.git/gitcurator/records-cache.json, one record a line: records_cache reads it by line)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from gitcurator.statefiles import RECORDS_CACHE, read_json, state_folder, write_cache
+from gitcurator.statefiles import RECORDS_CACHE
 from gitcurator.store import Store
 from gitcurator.store.notes import (
     NOTES_REF,
@@ -16,7 +15,7 @@ from gitcurator.store.notes import (
     read_json_blobs,
     read_notes,
 )
-from gitcurator.telemetry import records_subset
+from gitcurator.telemetry import records_cache
 from gitcurator.telemetry.records import UsageRecord, check_doc, decode_record, from_doc
 
 
@@ -29,19 +28,14 @@ class Loaded:
     unreadable: dict[str, str] = field(default_factory=dict)  # skill -> id of its bad note
 
 
-def state_of(store: Store) -> Path:
-    """The folder inside .git/ that holds gitcurator's per-clone state."""
-    return state_folder(Path(store.repo.commondir()))
-
-
 def load_notes(store: Store, state: NotesState | None = None) -> Loaded:
     """Records from the notes ref, schema-checked (a per-commit cache makes repeats cheap)."""
-    cache_path = state_of(store) / RECORDS_CACHE
+    cache_path = store.state_dir() / RECORDS_CACHE
     commit = state.commit if state else notes_commit(store)
     key = commit.decode() if commit else None
-    cached = _read_cache(cache_path, key)
+    cached = records_cache.read_whole(cache_path, key)
     if cached is not None:
-        return cached
+        return Loaded(*cached)
     # Walking the notes tree costs ~0.3 s at 10,000 records: only on a cache miss.
     state = state or read_notes(store)
     by_key = {key_id.decode(): name for name, key_id in state.keys.items()}
@@ -81,29 +75,7 @@ def load_notes(store: Store, state: NotesState | None = None) -> Loaded:
         loaded.records[name] = record
     # Each record's text its note's where it has one: it reads back to the same record, and
     # encoding 10,000 records again cost 0.07-0.1 s.
-    write_records_cache(cache_path, key, loaded, texts)
+    records_cache.write_whole(
+        cache_path, key, loaded.records, loaded.problems, loaded.unreadable, texts
+    )
     return loaded
-
-
-def _read_cache(path: Path, key: str | None) -> Loaded | None:
-    doc = read_json(path)
-    try:
-        if doc["notes"] != key:
-            return None
-        return Loaded(
-            {n: records_subset.cached_record(n, d) for n, d in doc["records"].items()},
-            list(doc["problems"]),
-            dict(doc["unreadable"]),
-        )
-    except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
-        return None
-
-
-def write_records_cache(
-    path: Path, key: str | None, loaded: Loaded, known: dict[str, str] | None = None
-) -> None:
-    """Keep `loaded` for notes commit `key`; `known`: records' cache texts already made."""
-    known = known or {}
-    texts = {n: known.get(n) or records_subset.cache_text(r) for n, r in loaded.records.items()}
-    # One record a line: the next flush reads and moves the cache by line (records_subset).
-    write_cache(path, records_subset.document(key, texts, loaded.problems, loaded.unreadable))

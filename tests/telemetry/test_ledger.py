@@ -21,7 +21,7 @@ from gitcurator import schemas
 from gitcurator.library import open_repo
 from gitcurator.statefiles import JOURNAL, SEGMENTS, STATE_DIR
 from gitcurator.store.notes import NOTES_REF, key_id
-from gitcurator.telemetry import journal, ledger, recording
+from gitcurator.telemetry import journal, ledger, notes_records, recording
 from gitcurator.telemetry.host import host_id
 from gitcurator.telemetry.records import UsageRecord
 
@@ -31,7 +31,7 @@ REF = "--ref=gitcurator"
 # -- helpers -------------------------------------------------------------------------------
 
 
-def _load(repo: Path) -> ledger.Loaded:
+def _load(repo: Path) -> notes_records.Loaded:
     with open_repo(repo) as r:
         return ledger.load(r.store)
 

@@ -1,4 +1,4 @@
-"""ledger.load_notes on a cache miss: the records cache it writes (each record as its note's
+"""notes_records.load_notes on a cache miss: the records cache it writes (each record as its note's
 text on one line) reads back to what a cold load reads, whoever wrote the notes."""
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from support.repos import corrupt_note, git, note_key
 
 from gitcurator.library import open_repo
 from gitcurator.statefiles import RECORDS_CACHE
-from gitcurator.telemetry import ledger, recording, records, records_subset
+from gitcurator.telemetry import ledger, notes_records, recording, records, records_cache
 
 
-def _load(repo: Path) -> ledger.Loaded:
+def _load(repo: Path) -> notes_records.Loaded:
     with open_repo(repo) as r:
-        return ledger.load_notes(r.store)
+        return notes_records.load_notes(r.store)
 
 
 def test_the_cache_a_cold_load_writes_reads_back_to_the_same_records(repo: Path) -> None:
@@ -79,12 +79,12 @@ def test_the_cache_a_cold_load_writes_is_the_one_a_flush_reads_by_line(repo: Pat
     cache = repo / ".git" / "gitcurator" / RECORDS_CACHE
     cache.unlink(missing_ok=True)
     cold = _load(repo)
-    lines = records_subset._lines(cache.read_text())
+    lines = records_cache._lines(cache.read_text())
     assert lines is not None  # laid out one record a line, not parsed whole by the next flush
     with open_repo(repo) as r:
         notes = ledger.notes_commit(r.store)
     assert notes is not None
-    subset = records_subset.read_subset(cache, notes.decode(), ["docker-build", "pdf-extract"])
+    subset = records_cache.read_subset(cache, notes.decode(), ["docker-build", "pdf-extract"])
     assert subset is not None
     assert subset.records == cold.records
     assert subset.records["docker-build"].use_count == 3

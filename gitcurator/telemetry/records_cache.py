@@ -1,11 +1,12 @@
-"""The records a flush touches, read by name from the records cache, and that cache moved to
-the flush's notes commit.
+"""The records cache (.git/gitcurator/records-cache.json), keyed by notes commit: its one
+layout, read whole (`read_whole`, every reading command) or by the records a flush touches
+(`read_subset`), and moved to the flush's notes commit (`write_moved`).
 
 A flush of 2,000 events into 10,000 records decoded and re-encoded all 10,000 (the cache is
 keyed by notes commit, and every flush makes a new one). Only the records the events name are
-decoded here; after the notes commit, the cache is moved to it with just the touched records
-replaced. The document is the one ledger's load side reads (`notes`, `records`, `problems`,
-`unreadable`); one of any other shape is not used.
+decoded for a flush; after the notes commit, the cache is moved to it with just the touched
+records replaced. The document holds `notes`, `records`, `problems` and `unreadable`; one of
+any other shape is not used.
 
 Each record is kept in the document as its compact JSON text (`cache_text`), not as nested
 JSON: reading and writing 10,000 strings costs the C scanner ~10 ms each way, 10,000 nested
@@ -75,6 +76,21 @@ def document(
     """The cache's text for notes commit `notes`: JSON (ASCII), one record a line."""
     body = json.dumps(texts, separators=(",\n", ":"))
     return _head(notes, problems, unreadable) + "\n" + body[1:] + "}\n"
+
+
+def write_whole(
+    path: Path,
+    notes: str | None,
+    records: dict[str, UsageRecord],
+    problems: list[str],
+    unreadable: dict[str, str],
+    known: dict[str, str] | None = None,
+) -> None:
+    """Keep every record of notes commit `notes` (`known`: records' cache texts already
+    made), one a line, so the next flush reads and moves the cache by line."""
+    known = known or {}
+    texts = {n: known.get(n) or cache_text(r) for n, r in records.items()}
+    write_cache(path, document(notes, texts, problems, unreadable))
 
 
 def _head(notes: str | None, problems: list[str], unreadable: dict[str, str]) -> str:
@@ -170,8 +186,41 @@ def _one_pair_a_line(body: str, count: int) -> bool:
     return body.count('"') - body.count('\\"') == 4 * count
 
 
+def read_whole(
+    path: Path, notes: str | None
+) -> tuple[dict[str, UsageRecord], list[str], dict[str, str]] | None:
+    """Every record, the problems and the unreadable notes of the cache at `path`, if it is
+    for notes commit `notes` and well formed (either layout); else None."""
+    data = read_regular(path)
+    try:
+        whole = None if data is None else _whole_doc(data.decode("utf-8"), notes)
+        if whole is None:
+            return None
+        texts, problems, unreadable = whole
+        return {n: cached_record(n, t) for n, t in texts.items()}, problems, unreadable
+    except _CACHE_ERRORS:  # UnicodeDecodeError is a ValueError
+        return None
+
+
 def _parsed_whole(text: str, notes: str | None, names: Iterable[str]) -> Subset | None:
     """read_subset of a cache laid out otherwise (an older version's, or damaged)."""
+    whole = _whole_doc(text, notes)
+    if whole is None:
+        return None
+    records, problems, unreadable = whole
+    try:
+        subset = {n: cached_record(n, records[n]) for n in set(names) if n in records}
+    except _CACHE_ERRORS:
+        return None
+    items = {n: _item(n, t) for n, t in records.items()}
+    return Subset(subset, problems, unreadable, items)
+
+
+def _whole_doc(
+    text: str, notes: str | None
+) -> tuple[dict[str, str], list[str], dict[str, str]] | None:
+    """Each record's text, the problems and the unreadable notes of a cache parsed as one JSON
+    document, if it is for notes commit `notes` and well formed; else None."""
     try:
         doc = json.loads(text)
     except _CACHE_ERRORS:
@@ -183,12 +232,7 @@ def _parsed_whole(text: str, notes: str | None, names: Iterable[str]) -> Subset 
         return None
     if not all(type(text) is str for text in records.values()):
         return None  # a cache of another version: every record is read from the notes
-    try:
-        subset = {n: cached_record(n, records[n]) for n in set(names) if n in records}
-    except _CACHE_ERRORS:
-        return None
-    items = {n: _item(n, t) for n, t in records.items()}
-    return Subset(subset, list(problems), dict(unreadable), items)
+    return records, list(problems), dict(unreadable)
 
 
 def _well_formed(problems: object, unreadable: object) -> bool:

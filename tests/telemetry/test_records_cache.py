@@ -1,4 +1,4 @@
-"""records_subset: a flush decodes only the records its events name, and the records cache it
+"""records_cache: a flush decodes only the records its events name, and the records cache it
 moves to its notes commit is what loading every note gives."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from gitcurator.errors import CuratorError
 from gitcurator.library import open_repo
 from gitcurator.statefiles import ABSORBED_NAMES, RECORDS_CACHE
 from gitcurator.store import Store
-from gitcurator.telemetry import ledger, names_index, recording, records_subset
+from gitcurator.telemetry import ledger, names_index, notes_records, recording, records_cache
 from gitcurator.telemetry.records import HostCounters, UsageRecord
 
 T = TypeVar("T")
@@ -26,15 +26,15 @@ def _on(repo: Path, call: Callable[[Store], T]) -> T:
         return call(r.store)
 
 
-def _loaded(repo: Path) -> ledger.Loaded:
-    return _on(repo, ledger.load_notes)
+def _loaded(repo: Path) -> notes_records.Loaded:
+    return _on(repo, notes_records.load_notes)
 
 
 def _flush(repo: Path) -> ledger.FlushResult:
     return _on(repo, ledger.flush)
 
 
-def _cold(repo: Path) -> ledger.Loaded:
+def _cold(repo: Path) -> notes_records.Loaded:
     state = repo / ".git" / "gitcurator"
     (state / RECORDS_CACHE).unlink(missing_ok=True)
     return _loaded(repo)
@@ -91,17 +91,17 @@ def test_a_plain_git_notes_edit_during_a_flush_is_refused_not_overwritten(
     _flush(repo)
     _loaded(repo)  # the records cache: the flush reads its records from it
     recording.record("use", ["pdf-extract"], repo=repo)
-    real_read = records_subset.read_subset
+    real_read = records_cache.read_subset
 
-    def read_then_git(*args: Any) -> records_subset.Subset | None:
+    def read_then_git(*args: Any) -> records_cache.Subset | None:
         subset = real_read(*args)
         corrupt_note(repo, "pdf-extract", '{"edited": "by git"}')
         return subset
 
-    monkeypatch.setattr(records_subset, "read_subset", read_then_git)
+    monkeypatch.setattr(records_cache, "read_subset", read_then_git)
     with pytest.raises(CuratorError, match="moved"):
         _flush(repo)
-    monkeypatch.setattr(records_subset, "read_subset", real_read)
+    monkeypatch.setattr(records_cache, "read_subset", real_read)
     key = note_key(repo, "pdf-extract")
     shown = git("notes", "--ref=gitcurator", "show", key, cwd=repo).stdout
     assert "by git" in shown, "git's edit is still the note"
@@ -165,7 +165,7 @@ def test_a_cache_of_the_older_layout_or_with_a_damaged_record_is_not_used(
 
 
 def _texts(count: int) -> dict[str, str]:
-    return {f"skill-{i}": records_subset.cache_text(_record(f"skill-{i}", i)) for i in range(count)}
+    return {f"skill-{i}": records_cache.cache_text(_record(f"skill-{i}", i)) for i in range(count)}
 
 
 def _record(name: str, uses: int) -> UsageRecord:
@@ -178,7 +178,7 @@ def test_the_cache_is_json_one_record_a_line_and_both_layouts_read_alike(
 ) -> None:
     texts = _texts(count)
     path = tmp_path / "cache.json"
-    path.write_text(records_subset.document("abc", texts, ["p"], {"x": "1" * 40}))
+    path.write_text(records_cache.document("abc", texts, ["p"], {"x": "1" * 40}))
     doc = json.loads(path.read_text())
     assert doc == {
         "notes": "abc",
@@ -188,26 +188,26 @@ def test_the_cache_is_json_one_record_a_line_and_both_layouts_read_alike(
     }
     assert len(path.read_text().splitlines()) == count + 1 + (count == 0)
     names = ["skill-0", "skill-2", "absent"]
-    by_line = records_subset.read_subset(path, "abc", names)
+    by_line = records_cache.read_subset(path, "abc", names)
     path.write_text(json.dumps(doc))  # one line: read as JSON, whole
-    whole = records_subset.read_subset(path, "abc", names)
+    whole = records_cache.read_subset(path, "abc", names)
     assert by_line is not None and whole is not None
     assert by_line.records == whole.records and by_line.items == whole.items
     assert (by_line.problems, by_line.unreadable) == (["p"], {"x": "1" * 40})
     assert set(by_line.records) == {"skill-0", "skill-2"} & set(texts)
-    assert records_subset.read_subset(path, "another", names) is None
+    assert records_cache.read_subset(path, "another", names) is None
 
 
 def test_a_moved_cache_keeps_the_untouched_lines_and_reads_as_a_fresh_one(tmp_path: Path) -> None:
     texts = _texts(5)
     path = tmp_path / "cache.json"
-    path.write_text(records_subset.document("abc", texts, [], {}))
-    subset = records_subset.read_subset(path, "abc", ["skill-1"])
+    path.write_text(records_cache.document("abc", texts, [], {}))
+    subset = records_cache.read_subset(path, "abc", ["skill-1"])
     assert subset is not None
     changed = {"skill-1": _record("skill-1", 99), "new-one": _record("new-one", 1)}
-    records_subset.write_moved(path, subset, "def", changed, ["q"], {})
-    texts.update({n: records_subset.cache_text(r) for n, r in changed.items()})
-    assert path.read_text() == records_subset.document("def", texts, ["q"], {})
+    records_cache.write_moved(path, subset, "def", changed, ["q"], {})
+    texts.update({n: records_cache.cache_text(r) for n, r in changed.items()})
+    assert path.read_text() == records_cache.document("def", texts, ["q"], {})
 
 
 @pytest.mark.parametrize(
@@ -228,7 +228,7 @@ def test_a_moved_cache_keeps_the_untouched_lines_and_reads_as_a_fresh_one(tmp_pa
 def test_a_damaged_line_cache_is_never_read_as_other_records(tmp_path: Path, damage: str) -> None:
     texts = _texts(4)
     path = tmp_path / "cache.json"
-    good = records_subset.document("abc", texts, [], {})
+    good = records_cache.document("abc", texts, [], {})
     lines = good.split("\n")
     if damage == "cut":
         bad = good[: len(good) // 2]
@@ -257,11 +257,11 @@ def test_a_damaged_line_cache_is_never_read_as_other_records(tmp_path: Path, dam
     except ValueError:
         whole = None
     for names in [list(texts), *([n] for n in texts)]:
-        got = records_subset.read_subset(path, "abc", names)
+        got = records_cache.read_subset(path, "abc", names)
         if got is not None:  # only ever what the JSON itself says, for every name asked
             assert whole is not None
             assert got.records == {
-                n: records_subset.from_cache_text(t)
+                n: records_cache.from_cache_text(t)
                 for n, t in whole["records"].items()
                 if n in names
             }
@@ -297,7 +297,7 @@ def test_a_record_on_another_skills_line_is_not_folded_into(repo: Path) -> None:
     path = repo / ".git" / "gitcurator" / RECORDS_CACHE
     cache = json.loads(path.read_text())
     cache["records"]["docker-build"] = cache["records"]["pdf-extract"]
-    for text in (records_subset.document(cache["notes"], cache["records"], [], {}), None):
+    for text in (records_cache.document(cache["notes"], cache["records"], [], {}), None):
         path.write_text(text if text is not None else json.dumps(cache))
         recording.record("use", ["docker-build"], repo=repo)
         _flush(repo)
