@@ -62,6 +62,12 @@ def emit(result: Result, *, as_json: bool = False) -> int:
     return result.code
 
 
+def progress_drawn() -> bool:
+    """Whether a command's progress bars are drawn: stderr is a terminal that can erase a
+    line (TERM=dumb, an editor's shell, cannot: the bars would print their escapes)."""
+    return sys.stderr.isatty() and os.environ.get("TERM") != "dumb"
+
+
 def colour_wanted() -> bool:
     """Whether stdout takes colour: a terminal that is not dumb (git asks the same of TERM:
     unset or `dumb` takes none), and no NO_COLOR (https://no-color.org: set and not empty)."""

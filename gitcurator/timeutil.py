@@ -66,3 +66,13 @@ def latest(*stamps: str | None) -> str | None:
     """The newest of canonical timestamps, ignoring None."""
     present = [s for s in stamps if s]
     return max(present) if present else None
+
+
+def later_of(a: str | None, b: str | None) -> str | None:
+    """latest(a, b) without its varargs and list: a flush asks it for every event, and twice
+    for every record."""
+    if not a:
+        return b or None
+    if not b:
+        return a
+    return b if b > a else a

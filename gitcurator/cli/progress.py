@@ -9,7 +9,6 @@ sees none.
 from __future__ import annotations
 
 import contextlib
-import os
 import shutil
 import sys
 from collections.abc import Iterator
@@ -17,6 +16,7 @@ from typing import Any
 
 import click
 
+from gitcurator.output import progress_drawn
 from gitcurator.progress import NO_PROGRESS, Progress
 
 # Back to the start of the bar's line, erase it, and show the cursor click's bar hid.
@@ -90,8 +90,7 @@ def terminal_progress(quiet: bool = False) -> Iterator[Progress]:
     """A Progress for a command: bars on stderr when it is a terminal and not `quiet` (the
     command's `--json`, or `--quiet`), NO_PROGRESS otherwise; the last bar is ended before
     the command's output is shown."""
-    # TERM=dumb (an editor's shell) cannot erase a line: the bar would print its escapes.
-    if quiet or not sys.stderr.isatty() or os.environ.get("TERM") == "dumb":
+    if quiet or not progress_drawn():
         yield NO_PROGRESS
         return
     bars = TerminalBars()

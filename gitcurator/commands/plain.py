@@ -5,8 +5,9 @@ gives the same results with its usual messages."""
 from __future__ import annotations
 
 import os
-import sys
 from typing import TYPE_CHECKING
+
+from gitcurator.output import progress_drawn
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -43,7 +44,7 @@ def plain_command(args: list[str]) -> tuple[Callable[[], Result], bool] | None:
         return (lambda: list_skills(start, state=None, origin=None, now=None, as_json=as_json)), (
             as_json
         )
-    if not as_json and _progress_drawn():
+    if not as_json and progress_drawn():
         return None  # validate and sync draw their progress there: cli/progress's
     if name == "sync":
         from gitcurator.commands.sync import sync
@@ -77,7 +78,7 @@ def plain_run(args: list[str]) -> tuple[Callable[[], Result], bool] | None:
         return None
     _, start, seen = parsed
     as_json = "--json" in seen
-    if not as_json and _progress_drawn():
+    if not as_json and progress_drawn():
         return None  # a pass draws its progress there: cli/progress's
     now, dry_run = seen.get("--now"), "--dry-run" in seen
 
@@ -127,8 +128,3 @@ def _folder_click_takes(path: str | None) -> bool:
     if path is None or not os.path.exists(path):
         return True
     return os.path.isdir(path) and os.access(path, os.R_OK)
-
-
-def _progress_drawn() -> bool:
-    """Whether a command's progress is drawn (stderr is a terminal): cli/progress's."""
-    return sys.stderr.isatty() and os.environ.get("TERM") != "dumb"

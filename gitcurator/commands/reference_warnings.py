@@ -20,6 +20,7 @@ from gitcurator.skills.check_memo import Layout, SkillMemo
 from gitcurator.skills.check_skill import Finding
 from gitcurator.skills.document import SkillLocation, find_skills
 from gitcurator.skills.files import FileTree
+from gitcurator.telemetry.records import absorbed_of
 
 
 @dataclass(slots=True)
@@ -64,7 +65,7 @@ def worktree_reference_findings(
     from gitcurator.telemetry import notes_records  # only when there is something to resolve
 
     records = notes_records.load_notes(repo.store).records
-    aliases = {n: r.absorbed_into for n, r in records.items() if r.absorbed_into}
+    aliases = absorbed_of(records)
     if kept is not None:
         kept.aliases = aliases
 

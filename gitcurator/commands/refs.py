@@ -16,6 +16,7 @@ from gitcurator.skills.document import SkillLocation, find_skills
 from gitcurator.skills.identity import identity
 from gitcurator.telemetry import notes_records
 from gitcurator.telemetry.events import invalid_name_hint
+from gitcurator.telemetry.records import absorbed_of
 
 
 def library_references(
@@ -26,7 +27,7 @@ def library_references(
     entries = store.head_entries()
     locations = find_skills(entries, config.skills_dir, config.include)
     records = notes_records.load_notes(store).records
-    aliases = {n: r.absorbed_into for n, r in records.items() if r.absorbed_into}
+    aliases = absorbed_of(records)
     graph = tree_references(store, config, entries, locations, aliases)
     return graph, locations, aliases
 

@@ -24,6 +24,7 @@ from gitcurator.library import SkillsRepo
 from gitcurator.lifecycle.rules import ACTIVE, STALE
 from gitcurator.statefiles import PASS_RECORDS_CACHE, read_cache_json, write_cache_json
 from gitcurator.telemetry import notes_records
+from gitcurator.telemetry.records import absorbed_of
 
 _FORMAT = 2  # raised whenever what is kept changes
 _STATES = (ACTIVE, STALE)  # what a record's lifecycle may say (the usage-record schema)
@@ -43,7 +44,7 @@ def from_loaded(loaded: notes_records.Loaded) -> PassRecords:
     records = loaded.records
     return PassRecords(
         recorded={n: r.lifecycle.value for n, r in records.items() if r.lifecycle},
-        aliases={n: r.absorbed_into for n, r in records.items() if r.absorbed_into},
+        aliases=absorbed_of(records),
         problems=tuple(loaded.problems),
     )
 

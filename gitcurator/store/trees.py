@@ -16,7 +16,7 @@ from dulwich.object_store import commit_tree_changes
 from dulwich.objects import Blob, ObjectID, Tree
 
 from gitcurator.errors import StoreError
-from gitcurator.statefiles import TREE_CACHE, read_json, state_folder, write_cache_json
+from gitcurator.statefiles import TREE_CACHE, read_json, write_cache_json
 from gitcurator.store.commits import CommitId, TreeId, commit_tree_of
 from gitcurator.store.diff import Entry, diff_trees
 from gitcurator.store.objects import FILE_MODE, TREE_MODE
@@ -42,7 +42,7 @@ def tree_entries(store: Store, tree: TreeId) -> dict[str, Entry]:
     known = _LISTED.get((common, tree))
     if known is not None:
         return dict(known)
-    cache = state_folder(Path(common)) / TREE_CACHE
+    cache = store.state_dir() / TREE_CACHE
     old_tree, entries = _read_tree_cache(cache)
     if old_tree == tree.decode():
         _remember(common, tree, entries)
@@ -78,7 +78,7 @@ def remember_tree_entries(store: Store, tree: TreeId, entries: dict[str, Entry])
     """Keep `entries` as tree_entries' listing of `tree`, for a caller that built the tree
     from them (init: reading back the 20,000 trees it just wrote would cost seconds)."""
     common = store.repo.commondir()
-    _write_tree_cache(state_folder(Path(common)) / TREE_CACHE, tree.decode(), entries)
+    _write_tree_cache(store.state_dir() / TREE_CACHE, tree.decode(), entries)
     _remember(common, tree, entries)  # and this process asks again at once (its names)
 
 

@@ -4,6 +4,7 @@ does not decode, and which new notes annotate no skill (plain `git notes` wrote 
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 
@@ -26,14 +27,7 @@ def notes_changed(store: Store, old: ObjectID | None, new: ObjectID) -> dict[str
 
 def lazy_keys(store: Store, tip: ObjectID) -> Callable[[], dict[str, ObjectID]]:
     """notes_keys of `tip`, read at the first call and kept for the next."""
-    kept: list[dict[str, ObjectID]] = []
-
-    def keys() -> dict[str, ObjectID]:
-        if not kept:
-            kept.append(notes_keys(store, tip))
-        return kept[0]
-
-    return keys
+    return functools.cache(lambda: notes_keys(store, tip))
 
 
 def breaks_a_record(

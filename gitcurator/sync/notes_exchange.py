@@ -73,7 +73,7 @@ def merge_into_local(store: Store, remote: Remote, remote_tip: ObjectID | None) 
             set_ref(store, remote.side_ref, remote_tip)
         # A flush that died after its notes commit left a segment only its trailer marks as
         # folded: delete it now, before that commit leaves the first-parent line.
-        ledger.drop_folded_segments(store, store.state_dir())
+        ledger.drop_folded_segments(store)
         return _merge_locked(store, remote, remote_tip)
 
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from gitcurator.telemetry import sources
 from gitcurator.telemetry.events import WANTED
 from gitcurator.telemetry.records import HostCounters, Stamped, UsageRecord, Wanted, with_hosts
+from gitcurator.timeutil import later_of
 
 if TYPE_CHECKING:  # the type only: this module stays pure (the journal does I/O)
     from gitcurator.telemetry.events import Event
@@ -29,16 +30,6 @@ if TYPE_CHECKING:  # the type only: this module stays pure (the journal does I/O
 AGENT_ORIGIN = "agent"
 # The kinds one agent load may have been counted under, besides its own.
 _SAME_LOAD = {"use": (WANTED,), "view": (WANTED,), WANTED: ("use", "view")}
-
-
-def _later(a: str | None, b: str | None) -> str | None:
-    """timeutil.latest of two stamps (the newer, ignoring None and ""), without its varargs
-    and list: it runs for every event of a flush, twice for every record."""
-    if not a:
-        return b or None
-    if not b:
-        return a
-    return b if b > a else a
 
 
 @dataclass(slots=True)
@@ -109,13 +100,13 @@ class _Pending:
         host = self.hosts.setdefault(event.host, _HostDelta())
         if kind == "use":
             host.uses += 1
-            host.used_at = _later(host.used_at, event.at)
+            host.used_at = later_of(host.used_at, event.at)
         elif kind == "view":
             host.views += 1
-            host.viewed_at = _later(host.viewed_at, event.at)
+            host.viewed_at = later_of(host.viewed_at, event.at)
         elif kind == WANTED:
             host.wanted += 1
-            host.wanted_at = _later(host.wanted_at, event.at)
+            host.wanted_at = later_of(host.wanted_at, event.at)
             if digest is not None:
                 host.wanted_ids.add(digest)
         if event.source is not None:
@@ -126,7 +117,7 @@ class _Pending:
                 delta.views += 1
             elif kind == "patch":
                 delta.patches += 1
-                delta.patched_at = _later(delta.patched_at, event.at)
+                delta.patched_at = later_of(delta.patched_at, event.at)
             if digest is not None:
                 delta.ids.setdefault(kind, set()).add(digest)
         self.changed = True
@@ -144,8 +135,8 @@ class _Pending:
             hosts[name] = HostCounters(
                 old.use_count + delta.uses,
                 old.view_count + delta.views,
-                _later(old.last_used_at, delta.used_at),
-                _later(old.last_viewed_at, delta.viewed_at),
+                later_of(old.last_used_at, delta.used_at),
+                later_of(old.last_viewed_at, delta.viewed_at),
                 _add_sources(old.sources, delta.by_source),
                 _add_wanted(old.wanted, delta, record.archived_at),
             )
@@ -160,7 +151,7 @@ def _add_wanted(old: Wanted | None, delta: _HostDelta, archived_at: str | None) 
     same = old is not None and old.since == archived_at
     base = old.count if old is not None and same else 0
     ids = (old.ids if old is not None and same else frozenset()) | delta.wanted_ids
-    last = _later(old.last_at if old is not None else None, delta.wanted_at)
+    last = later_of(old.last_at if old is not None else None, delta.wanted_at)
     return Wanted(base + delta.wanted, archived_at, last, ids)
 
 
@@ -175,7 +166,7 @@ def _add_sources(
             c.use_count + d.uses,
             c.view_count + d.views,
             c.patch_count + d.patches,
-            _later(c.last_patched_at, d.patched_at),
+            later_of(c.last_patched_at, d.patched_at),
             {k: c.ids.get(k, frozenset()) | frozenset(d.ids.get(k, ())) for k in kinds},
         )
     return dict(sorted(merged.items()))

@@ -32,6 +32,7 @@ from gitcurator.telemetry.notes_records import Loaded, load_notes
 from gitcurator.telemetry.record_text import indented
 from gitcurator.telemetry.records import (
     UsageRecord,
+    absorbed_of,
     check_doc,
     to_doc,
 )
@@ -134,9 +135,9 @@ def _update_locked(
     events_only: bool = False,
 ) -> FlushResult:
     fresh = journal.rotate(state_dir)
-    segments = drop_folded_segments(store, state_dir, fresh)
+    segments = drop_folded_segments(store, fresh)
     read = [(segment, *journal.read_events(segment)) for segment in segments]
-    cache_path = store.state_dir() / RECORDS_CACHE
+    cache_path = state_dir / RECORDS_CACHE
     # The write below swaps the ref from this commit, the one the records are read from:
     # plain `git notes` takes no lock, and its commit landing meanwhile must be refused,
     # not overwritten with records read before it.
@@ -152,7 +153,7 @@ def _update_locked(
     else:
         loaded = load_notes(store)
     records = loaded.records
-    absorbed_before = {n: r.absorbed_into for n, r in records.items() if r.absorbed_into}
+    absorbed_before = absorbed_of(records)
     events = 0
     touched: set[str] = set()
     skipped: list[str] = []
@@ -201,9 +202,9 @@ def _update_locked(
             names_index.move_absorbed(store, before, commit, written)
         else:
             records_cache.write_whole(cache_path, commit, records, problems_left, unreadable_left)
-            absorbed = {n: r.absorbed_into for n, r in records.items() if r.absorbed_into}
+            absorbed = absorbed_of(records)
             names_index.keep_absorbed(store, commit, absorbed)
-        absorbed_after = {n: r.absorbed_into for n, r in records.items() if r.absorbed_into}
+        absorbed_after = absorbed_of(records)
         if absorbed_after != absorbed_before:
             forget_names(store)
     for segment in segments:
@@ -258,14 +259,14 @@ def _skill_names_in_history(store: Store, head: bytes) -> set[str]:
     }
 
 
-def drop_folded_segments(store: Store, state_dir: Path, fresh: Path | None = None) -> list[Path]:
+def drop_folded_segments(store: Store, fresh: Path | None = None) -> list[Path]:
     """Delete the segments a flush folded but died before deleting; the rest, oldest first.
 
     Call it holding the notes lock, before the notes ref moves to a history (a sync's) in
     which the dead flush's `Folded-Segment:` trailer is no longer on the first-parent line.
     `fresh` is the segment the caller has just rotated, under that lock.
     """
-    segments = journal.segment_files(state_dir)
+    segments = journal.segment_files(store.state_dir())
     if all(s == fresh for s in segments):
         # Only a segment named just now (the clock and 128 random bits): no flush before
         # this one can have folded it, and reading the last 50 notes commits costs ~6 ms.

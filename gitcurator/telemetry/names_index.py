@@ -23,6 +23,7 @@ from gitcurator.statefiles import (
     write_cache_json,
 )
 from gitcurator.store import ObjectID, Store
+from gitcurator.telemetry.records import absorbed_of
 
 if TYPE_CHECKING:
     from gitcurator.telemetry.records import UsageRecord
@@ -214,7 +215,7 @@ def absorbed_names(store: Store) -> tuple[str | None, dict[str, str]]:
     from gitcurator.telemetry import notes_records
 
     records = notes_records.load_notes(store).records
-    absorbed = {n: r.absorbed_into for n, r in records.items() if r.absorbed_into}
+    absorbed = absorbed_of(records)
     keep_absorbed(store, key, absorbed)
     return key, absorbed
 

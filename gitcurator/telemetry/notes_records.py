@@ -1,5 +1,5 @@
-"""The usage records the notes hold, schema-checked, and their cache keyed by notes commit
-(.git/gitcurator/records-cache.json, one record a line: records_cache reads it by line)."""
+"""The usage records the notes hold, schema-checked, read through the records cache (whose
+layout is telemetry/records_cache's) and read from the notes on a miss."""
 
 from __future__ import annotations
 

@@ -123,6 +123,11 @@ class UsageRecord:
 _RECORD_FIELDS = tuple(f.name for f in fields(UsageRecord))
 
 
+def absorbed_of(records: Mapping[str, UsageRecord]) -> dict[str, str]:
+    """Skill -> the umbrella that absorbed it, for every record that says so."""
+    return {n: r.absorbed_into for n, r in records.items() if r.absorbed_into}
+
+
 def with_hosts(record: UsageRecord, hosts: Mapping[str, HostCounters]) -> UsageRecord:
     """`replace(record, hosts=hosts)`, at half its cost (a flush makes one per record)."""
     values = {name: getattr(record, name) for name in _RECORD_FIELDS}

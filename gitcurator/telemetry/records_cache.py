@@ -74,8 +74,16 @@ def document(
     notes: str | None, texts: dict[str, str], problems: list[str], unreadable: dict[str, str]
 ) -> str:
     """The cache's text for notes commit `notes`: JSON (ASCII), one record a line."""
-    body = json.dumps(texts, separators=(",\n", ":"))
-    return _head(notes, problems, unreadable) + "\n" + body[1:] + "}\n"
+    # json's C encoder writes each `"name":"text"` line as _item does, 10,000 in one call.
+    lines = json.dumps(texts, separators=(",\n", ":"))[1:-1]
+    return _laid_out(notes, problems, unreadable, lines)
+
+
+def _laid_out(
+    notes: str | None, problems: list[str], unreadable: dict[str, str], lines: str
+) -> str:
+    """The document around its record lines (`"name":"text"`, joined by `,\n`)."""
+    return _head(notes, problems, unreadable) + "\n" + lines + "}}\n"
 
 
 def write_whole(
@@ -259,9 +267,8 @@ def write_moved(
 ) -> None:
     """Cache the records of notes commit `notes`: those of `subset`'s commit with `changed`
     replaced (what the flush wrote; `texts`: their cache texts where already made), and the
-    problems and unreadable notes left."""
+    problems and unreadable notes left. `subset`'s lines are updated in place."""
     items = subset.items
     texts = texts or {}
     items.update({n: _item(n, texts.get(n) or cache_text(r)) for n, r in changed.items()})
-    lines = ",\n".join(items.values())
-    write_cache(path, _head(notes, problems, unreadable) + "\n" + lines + "}}\n")
+    write_cache(path, _laid_out(notes, problems, unreadable, ",\n".join(items.values())))

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from gitcurator.telemetry.fold import _later, apply_events
+from gitcurator.telemetry.fold import apply_events
 from gitcurator.telemetry.journal import Event
 from gitcurator.telemetry.records import Stamped, UsageRecord, decode_record, merge_records
 from gitcurator.telemetry.sources import uses_by_source
-from gitcurator.timeutil import latest
 
 T1, T2 = "2026-01-01T00:00:00Z", "2026-02-01T00:00:00Z"
 
@@ -104,10 +103,3 @@ def test_a_record_without_sources_encodes_as_before() -> None:
     records: dict[str, UsageRecord] = {}
     apply_events(records, [_use("pdf", source=None)])
     assert b"sources" not in encode_record(records["pdf"])
-
-
-def test_later_is_latest_of_two() -> None:
-    stamps = [None, "", "2026-01-01T00:00:00Z", "2026-02-01T00:00:00Z"]
-    for a in stamps:
-        for b in stamps:
-            assert _later(a, b) == latest(a, b), (a, b)
