@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gitcurator.config import DEFAULT_CONFIG_TEXT, parse_config
-from gitcurator.config_plain import plain_config
+from gitcurator.config.plain import plain_config
 
 # Values that look alike and that YAML 1.1 reads differently: a number, a boolean, a null,
 # a string, a list, an error.

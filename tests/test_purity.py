@@ -39,7 +39,7 @@ PURE_MODULES = {
     "telemetry/screen.py",
     "progress.py",
     "json_values.py",
-    "config_plain.py",
+    "config/plain.py",
 }
 
 # Third-party and standard modules that reach outside the process, or are other rooms' tools.

@@ -44,7 +44,7 @@ from gitcurator.statefiles import (
 from gitcurator.timeutil import utc_now
 
 _FORMAT = 1
-# config.CONFIG_FILE and store.notes.NOTES_REF, spelled here because importing config.py
+# config.CONFIG_FILE and store.notes.NOTES_REF, spelled here because importing gitcurator.config
 # loads the skill model and the schemas (0.1 s) and the store dulwich
 # (tests/commands/test_list_quick.py holds them equal).
 CONFIG_FILE = ".gitcurator.yaml"

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gitcurator import schemas
-from gitcurator.config_plain import plain_config
+from gitcurator.config.plain import plain_config
 from gitcurator.errors import ConfigError
 from gitcurator.references.globs import DEFAULT_REFERENCE_FILES, glob_problem
 
