@@ -15,6 +15,7 @@ import os
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Self
 
 
 def can_fork() -> bool:
@@ -78,3 +79,31 @@ def start(work: Callable[[], bytes]) -> Child:
             os._exit(code)
     os.close(write_end)
     return Child(pid, read_end)
+
+
+def another_core() -> bool:
+    """Whether a child would run beside the caller: a second core, and forking is safe."""
+    return (os.cpu_count() or 1) >= 2 and can_fork()
+
+
+class Beside:
+    """`work` run in a child beside the caller's own work, when `wanted` and another core
+    may (else not at all), as a with-block: leaving it stops a child whose result was not
+    taken (a failure or an interrupt meanwhile), so none runs on after its caller."""
+
+    def __init__(self, work: Callable[[], bytes], wanted: bool = True) -> None:
+        self.child = start(work) if wanted and another_core() else None
+
+    def result(self) -> bytes | None:
+        """The child's result; None when none ran or it failed (the caller then does the
+        work itself). Taken once."""
+        child, self.child = self.child, None
+        return None if child is None else child.result()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.child is not None:
+            self.child.stop()
+            self.child = None

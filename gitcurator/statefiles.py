@@ -274,10 +274,10 @@ def read_cache_bytes(path: Path, opening: bytes = b"") -> bytes | None:
         return None
 
 
-def read_regular(path: Path) -> bytes | None:
-    """The bytes of `path` if it is a regular file (a link to one is read, as a dotfile
-    folder may hold the registry), else None: a FIFO planted at a cache's name hung every
-    command reading it."""
+def read_regular(path: Path, size: int = -1) -> bytes | None:
+    """The bytes of `path` (its first `size`, when given) if it is a regular file (a link to
+    one is read, as a dotfile folder may hold the registry), else None: a FIFO planted at a
+    cache's name hung every command reading it."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
@@ -286,7 +286,7 @@ def read_regular(path: Path) -> bytes | None:
         with os.fdopen(fd, "rb") as file:
             if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
                 return None
-            return file.read()
+            return file.read(size)
     except OSError:
         return None
 

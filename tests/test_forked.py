@@ -80,3 +80,28 @@ def test_a_reaped_child_is_not_signalled_again(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(forked.os, "kill", lambda pid, sig: killed.append(pid))
     child.stop()  # its pid may be another process's by now
     assert killed == []
+
+
+def test_work_beside_comes_back_once_and_a_block_left_early_stops_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(forked.os, "cpu_count", lambda: 2)
+    with forked.Beside(lambda: b"%d" % os.getpid()) as beside:
+        child = beside.child
+        assert child is not None and beside.result() == b"%d" % child.pid
+        assert beside.result() is None  # taken once
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt), forked.Beside(lambda: time.sleep(60) or b"") as b:
+        pid = b.child.pid if b.child else 0
+        raise KeyboardInterrupt
+    assert time.monotonic() - started < 30
+    with pytest.raises(ChildProcessError):  # ended and reaped, not left running
+        os.waitpid(pid, 0)
+
+
+def test_no_work_beside_on_one_core_or_when_not_wanted(monkeypatch: pytest.MonkeyPatch) -> None:
+    with forked.Beside(lambda: b"x", wanted=False) as beside:
+        assert beside.child is None and beside.result() is None
+    monkeypatch.setattr(forked.os, "cpu_count", lambda: 1)
+    with forked.Beside(lambda: b"x") as beside:
+        assert beside.child is None and beside.result() is None

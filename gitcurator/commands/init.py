@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
-from gitcurator import forked
-from gitcurator.commands.library_notes import hidden_notes, nested_notes
+from gitcurator.commands.library_notes import NestedWalk, hidden_notes, nested_notes
 from gitcurator.commands.parallel_checks import precheck
 from gitcurator.config import CONFIG_FILE, DEFAULT_CONFIG_TEXT, Config, parse_config
 from gitcurator.errors import EXIT_OK, NotARepository, UsageError
@@ -80,22 +78,6 @@ def _remember_what_was_read(
 
 # Above this many files the nested-repository walk is worth a fork.
 _NESTED_BESIDE_ABOVE = 5000
-
-
-def _nested_walker(store: Store) -> forked.Child | None:
-    """A child making nested_notes' warnings, when another core may (else None)."""
-    if (os.cpu_count() or 1) < 2 or not forked.can_fork():
-        return None
-    # HEAD is the scan, which holds no submodule link (a nested repository is left out).
-    return forked.start(lambda: "\0".join(nested_notes(store, head_links=())).encode())
-
-
-def _nested_found(store: Store, walker: forked.Child | None) -> tuple[str, ...]:
-    """nested_notes' warnings: the walker's, or made here (no walker, or it failed)."""
-    data = walker.result() if walker is not None else None
-    if data is None:
-        return nested_notes(store, head_links=())
-    return tuple(data.decode().split("\0")) if data else ()
 
 
 def _undo(path: Path, created: bool) -> None:
@@ -214,18 +196,12 @@ def _first_commit(store: Store, created: bool, verify: bool, progress: Progress)
     with step("writing the commit", progress):
         commit = store.commit_scan(scan, message)
     # The walk for nested repositories (0.2 s at 10,000 skills) runs beside the names.
-    walker = _nested_walker(store) if len(scan.files) > _NESTED_BESIDE_ABOVE else None
-    try:
+    with NestedWalk(store, len(scan.files) > _NESTED_BESIDE_ABOVE) as walk:
         repo = SkillsRepo(store, config or Config())
         _remember_what_was_read(repo, scan, commit, skills, parsed)
         refresh_names_cache(repo, progress)
-        # Ours until it is reaped: an interrupt while waiting on it must stop it, or it
-        # would write its record into the .git the undo removes.
-        nested = _nested_found(store, walker)
-        walker = None
-    finally:
-        if walker is not None:  # a failure or an interrupt above: the walker is stopped
-            walker.stop()
+        # HEAD is the scan, which holds no submodule link (a nested repository is left out).
+        nested = walk.notes(())
     verb = "created" if created else "initialised"
     return Result(
         text=f"{verb} skills repository {store.root} (branch {store.head_branch()})\n"

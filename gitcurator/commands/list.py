@@ -32,14 +32,14 @@ def list_skills(
         quick, seen = quick_list(start)
         if quick is not None:
             return quick
-    from gitcurator.commands.library_notes import hidden_notes, nested_notes
-    from gitcurator.commands.skill_rows import load_kept_rows
+    from gitcurator.commands.library_notes import NestedWalk, hidden_notes
+    from gitcurator.commands.skill_rows import big_library, load_kept_rows
     from gitcurator.library import open_repo
 
-    with open_repo(start) as repo:
+    with open_repo(start) as repo, NestedWalk(repo.store, big_library(repo)) as walk:
         loaded = load_kept_rows(repo, now)
         kept = (*loaded.warnings, *hidden_notes(loaded.hidden, repo.config.skills_dir))
-        nested = nested_notes(repo.store, loaded.links)
+        nested = walk.notes(loaded.links)
         doc: object = None if seen is None else _kept_document(repo, loaded, seen, kept)
     shown = [
         i

@@ -6,7 +6,6 @@ streams back over a pipe. Compression is most of a big pack's cost (~10 us an ob
 
 from __future__ import annotations
 
-import os
 import struct
 import zlib
 from collections.abc import Mapping
@@ -33,7 +32,7 @@ def compressed_in_two(
     compressed as the pack is written)."""
     done: dict[bytes, _Stream] = dict(deflated)
     todo = [(sha, raw) for _type, sha, raw in objects if sha not in done]
-    if len(todo) < _SHARED_ABOVE or (os.cpu_count() or 1) < 2 or not forked.can_fork():
+    if len(todo) < _SHARED_ABOVE or not forked.another_core():
         return done
     # Every other object, so both halves hold as many of each kind (trees cost half a blob).
     theirs = todo[::2]

@@ -182,7 +182,7 @@ _SHARED_ABOVE = 5000
 
 def _second_reader(share: list[tuple[str, str]]) -> forked.Child | None:
     """A child staging `share`, when another core may (None: this process reads it all)."""
-    if (os.cpu_count() or 1) < 2 or not forked.can_fork():
+    if not forked.another_core():
         return None
 
     def staged() -> bytes:

@@ -28,6 +28,13 @@ class Loaded:
     unreadable: dict[str, str] = field(default_factory=dict)  # skill -> id of its bad note
 
 
+def cached(store: Store) -> bool:
+    """Whether the records cache is for the notes ref's commit (load_notes reads it then)."""
+    commit = notes_commit(store)
+    key = commit.decode() if commit else None
+    return records_cache.holds(store.state_dir() / RECORDS_CACHE, key)
+
+
 def load_notes(store: Store, state: NotesState | None = None) -> Loaded:
     """Records from the notes ref, schema-checked (a per-commit cache makes repeats cheap)."""
     cache_path = store.state_dir() / RECORDS_CACHE

@@ -194,6 +194,13 @@ def _one_pair_a_line(body: str, count: int) -> bool:
     return body.count('"') - body.count('\\"') == 4 * count
 
 
+def holds(path: Path, notes: str | None) -> bool:
+    """Whether the cache at `path` is for notes commit `notes` (its first bytes tell; read
+    whole, it may still be found damaged)."""
+    opening = f'{{"notes":{json.dumps(notes)},'.encode()  # as _head begins
+    return read_regular(path, len(opening)) == opening
+
+
 def read_whole(
     path: Path, notes: str | None
 ) -> tuple[dict[str, UsageRecord], list[str], dict[str, str]] | None:

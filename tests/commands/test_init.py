@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from support.repos import git, run_cli, write_skill
+
+from gitcurator import forked
+from gitcurator.store import Store
 
 
 def _commits(path: Path) -> list[str]:
@@ -312,9 +316,10 @@ def test_the_nested_repositories_found_beside_the_names_are_the_ones_found_alone
             git("init", "-q", cwd=lib / nested)
         if beside:
             monkeypatch.setattr(init_command, "_NESTED_BESIDE_ABOVE", 0)
-            monkeypatch.setattr(init_command.os, "cpu_count", lambda: 2)
+            monkeypatch.setattr(forked.os, "cpu_count", lambda: 2)
             if walker_fails:  # the walker's answer is lost: init walks again itself
-                monkeypatch.setattr(init_command, "nested_notes", _fails_in_a_child(os.getpid()))
+                walk = _fails_in_a_child(os.getpid(), Store.nested_repositories)
+                monkeypatch.setattr(Store, "nested_repositories", walk)
         made = run_cli("init", str(lib))
         assert made.code == 0, made.err
         said.append((made.out.replace(str(lib), "@"), made.err.replace(str(lib), "@")))
@@ -322,12 +327,10 @@ def test_the_nested_repositories_found_beside_the_names_are_the_ones_found_alone
     assert "not committed: 2 nested repositories" in said[1][0]
 
 
-def _fails_in_a_child(parent: int) -> object:
-    from gitcurator.commands.library_notes import nested_notes
-
-    def notes(*args: object, **kwargs: object) -> object:
+def _fails_in_a_child(parent: int, walk: Callable[..., list[str]]) -> object:
+    def walked(*args: object, **kwargs: object) -> list[str]:
         if os.getpid() != parent:
             raise RuntimeError("the walker fails")
-        return nested_notes(*args, **kwargs)  # type: ignore[arg-type]
+        return walk(*args, **kwargs)
 
-    return notes
+    return walked
