@@ -15,10 +15,14 @@ from datetime import datetime
 from gitcurator.audit.passes import BRANCH_PREFIX
 from gitcurator.config import Config
 from gitcurator.curation import pass_records, rows_cache
-from gitcurator.curation.catalogue_cache import described_blobs, skill_md_blobs
+from gitcurator.curation.catalogue_cache import (
+    CatalogueBeside,
+    described_blobs,
+    skill_md_blobs,
+)
 from gitcurator.curation.locations_cache import tree_locations
 from gitcurator.curation.pass_records import PassRecords
-from gitcurator.curation.reference_cache import tree_references
+from gitcurator.curation.reference_cache import ScanBeside, tree_references
 
 # skill_rows_at moved to curation.skill_rows; branch_verify still imports it from here
 from gitcurator.curation.skill_rows import skill_rows_at as skill_rows_at
@@ -26,7 +30,7 @@ from gitcurator.errors import CuratorError
 from gitcurator.library import SkillsRepo
 from gitcurator.lifecycle.catalogue_cost import Described
 from gitcurator.lifecycle.inventory import SkillRow
-from gitcurator.progress import NO_PROGRESS, Progress
+from gitcurator.progress import NO_PROGRESS, Progress, step
 from gitcurator.references.graph import ReferenceGraph
 from gitcurator.skills.document import SkillLocation
 from gitcurator.store import ObjectID, Store, branches, commits
@@ -67,13 +71,26 @@ def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS)
     tree = commits.commit_tree_of(store, tip)
     entries = store.tree_entries(tree)
     locations = tree_locations(store, tree, entries, config.skills_dir, config.include)
-    rows, facts = _rows_at_tip(repo, tip, entries, locations, now)
-    aliases = dict(facts.aliases)
-    # The scan reads every SKILL.md the catalogue reads after it (when neither is cached):
-    # each is loaded once for both.
     catalogue = skill_md_blobs(entries, config, locations)
-    read = _reading_once(store.read_blob, set(catalogue))
-    references = tree_references(store, config, entries, locations, aliases, read, tree)
+    # Without caches (a fresh clone) the scan's reading of every file and the catalogue's
+    # parsing of every SKILL.md run in children beside the records' load.
+    with (
+        ScanBeside(store, config, entries, locations) as scan,
+        CatalogueBeside(store, catalogue) as beside,
+    ):
+        rows, facts = _rows_at_tip(repo, tip, entries, locations, now)
+        described = None
+        if beside.child is not None:
+            with step("reading the skill catalogue", progress):
+                described = beside.described()
+        seeded = scan.candidates()
+    aliases = dict(facts.aliases)
+    # Else the scan reads every SKILL.md the catalogue reads after it (when neither is
+    # cached): each is loaded once for both.
+    read = _reading_once(store.read_blob, set(catalogue) if described is None else set())
+    references = tree_references(store, config, entries, locations, aliases, read, tree, seeded)
+    if described is None:
+        described = described_blobs(store, catalogue, progress, read)
     return PassInputs(
         now=now,
         config=config,
@@ -86,7 +103,7 @@ def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS)
         recorded=facts.recorded,
         read=store.read_blob,
         problems=facts.problems,
-        described=described_blobs(store, catalogue, progress, read),
+        described=described,
         references=references,
         aliases=aliases,
         locations=tuple(locations),
@@ -143,11 +160,12 @@ def _reading_once(
 
 
 def free_run_id(store: Store, now: datetime) -> str:
-    """`YYYYMMDD-HHMMSS` of `now`, suffixed -2, -3, ... while a curator branch has it."""
+    """`YYYYMMDD-HHMMSS` of `now`, suffixed -2, -3, ... while a curator branch has it (or its
+    ref's lock exists: a pass killed while it created the branch leaves one)."""
     base = now.strftime("%Y%m%d-%H%M%S")
     taken = set(branches.branch_names(store, BRANCH_PREFIX))
     run_id, n = base, 1
-    while BRANCH_PREFIX + run_id in taken:
+    while BRANCH_PREFIX + run_id in taken or branches.branch_locked(store, BRANCH_PREFIX + run_id):
         n += 1
         run_id = f"{base}-{n}"
     return run_id

@@ -8,6 +8,7 @@ are unreachable garbage and a pass killed at any point leaves every ref as it wa
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -29,6 +30,13 @@ def branch_names(store: Store, prefix: str) -> list[str]:
     """Local branch names starting with `prefix` (e.g. 'curator/')."""
     names = store.repo.refs.keys(base=Ref(b"refs/heads/" + prefix.encode()))
     return sorted(prefix + n.decode() for n in names)
+
+
+def branch_locked(store: Store, name: str) -> bool:
+    """Whether refs/heads/<name>.lock exists: a writer is creating that branch, or one killed
+    while it did left the lock (create_branch would fail on it either way)."""
+    lock = os.path.join(store.repo.commondir(), "refs", "heads", *name.split("/"))
+    return os.path.lexists(lock + ".lock")
 
 
 def create_branch(store: Store, name: str, commit: CommitId) -> bool:

@@ -22,7 +22,7 @@ from dulwich.repo import Repo
 from gitcurator.errors import NotARepository, StoreError
 from gitcurator.progress import NO_PROGRESS, Progress
 from gitcurator.statefiles import state_folder
-from gitcurator.store import pack_reader
+from gitcurator.store import loose_objects, pack_reader
 from gitcurator.store.signature import Signature
 
 if TYPE_CHECKING:
@@ -54,6 +54,7 @@ class Store:
         self.root = Path(repo.path).resolve()
         self.signature = signature
         self._packs = pack_reader.install(repo.object_store)
+        loose_objects.install(repo.object_store)
 
     def __enter__(self) -> Store:
         return self
@@ -110,6 +111,12 @@ class Store:
             return cls(Repo(str(path)), signature), False
         repo = Repo.init(str(path), default_branch=DEFAULT_BRANCH.encode())
         return cls(repo, signature), True
+
+    def reopened(self) -> Store:
+        """This repository opened anew, with files of its own: a forked child reads packs
+        through them (dulwich reads some through a file), never moving its parent's
+        offsets. Close it as any store."""
+        return Store.discover(self.root, self.signature)
 
     def state_dir(self) -> Path:
         """The folder inside .git/ that holds gitcurator's per-clone state (.git/gitcurator,

@@ -1,5 +1,6 @@
 """Lock files beside what git and dulwich write (`<file>.lock`): one left by a killed process
-is recognised and reported with the exact fix, or, for a loose object, cleared.
+is recognised and reported with the exact fix, or, for a loose object, cleared (loose objects
+are written without their lock since store/loose_objects: this guards the other writers).
 
 Git takes `<file>.lock` with O_EXCL before it writes a ref, the index or a loose object, and
 renames it into place; a process killed in between leaves the lock, and every later writer of

@@ -9,6 +9,7 @@ import pytest
 from dulwich.objects import Blob
 from support.repos import git
 
+from gitcurator import forked
 from gitcurator.store import Store, pack_compress
 from gitcurator.store.pack_writer import write_raw_pack
 
@@ -22,7 +23,7 @@ def test_a_big_pack_compressed_on_two_cores_is_the_same_pack(
     alone = pack_compress.compressed_in_two(raw, {})
     assert alone == {}, "few objects: no second compressor"
     monkeypatch.setattr(pack_compress, "_SHARED_ABOVE", 0)
-    monkeypatch.setattr(pack_compress.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(forked.os, "cpu_count", lambda: 2)
     if child_fails:  # the parent then compresses the child's share itself
         monkeypatch.setattr(pack_compress, "_streams", lambda raws: b"\0" * 3)
     shared = pack_compress.compressed_in_two(raw, {})

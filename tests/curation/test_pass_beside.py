@@ -1,0 +1,98 @@
+"""A pass over a big library without caches reads its reference candidates and its catalogue
+in children beside the records' load: the pass it plans and the branch it writes are the
+ones planned alone, and a child that fails costs only its head start."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from support.repos import git, run_cli
+
+from gitcurator import forked
+from gitcurator.curation import catalogue_cache, reference_cache
+from gitcurator.references import scan
+
+NOW = "2030-01-01T00:00:00Z"  # pdf-extract, agent-made and never used, is archived
+_KEPT = {"host", "journal.jsonl", "segments"}
+
+
+def _cold(repo: Path) -> None:
+    state = repo / ".git" / "gitcurator"
+    for path in state.iterdir():
+        if path.name not in _KEPT and not path.name.endswith(".lock"):
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+
+
+def _logged(log: Path, work: Callable[..., object]) -> Callable[..., object]:
+    def logging(*args: object, **kwargs: object) -> object:
+        with log.open("a") as out:  # a child's memory is its own: the file tells
+            out.write(f"{os.getpid()}\n")
+        return work(*args, **kwargs)
+
+    return logging
+
+
+def _fails_in_a_child(parent: int, work: Callable[..., object]) -> Callable[..., object]:
+    def in_child_fails(*args: object, **kwargs: object) -> object:
+        if os.getpid() != parent:
+            raise RuntimeError("the child fails")
+        return work(*args, **kwargs)
+
+    return in_child_fails
+
+
+def _pass(base: Path, dry: bool, copy: Path) -> tuple[object, str]:
+    """The pass over a copy of `base` without any cache: each starts from the same state."""
+    shutil.copytree(base, copy, symlinks=True)
+    repo = copy
+    _cold(repo)
+    ran = run_cli("run", "--now", NOW, "--json", *(["--dry-run"] if dry else []), "-C", str(repo))
+    assert ran.code == 0, ran.err
+    doc = json.loads(ran.out)
+    if dry:
+        return doc, ""
+    tree = git("rev-parse", f"{doc['branch']}^{{tree}}", cwd=repo).stdout.strip()
+    return doc, tree
+
+
+@pytest.mark.parametrize("children_fail", [False, True])
+def test_a_cold_pass_beside_its_children_is_the_pass_alone(
+    agent_repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, children_fail: bool
+) -> None:
+    skill = agent_repo / "docker-build" / "SKILL.md"
+    if not skill.exists():
+        skill = next(agent_repo.glob("**/docker-build/SKILL.md"))
+    # A reference for the scan to find: another skill's prose names pdf-extract.
+    skill.write_text(skill.read_text() + "\nAfter the build, use `pdf-extract` on the logs.\n")
+    git("commit", "-qam", "docker-build mentions pdf-extract", cwd=agent_repo)
+    log = tmp_path / "children"
+    monkeypatch.setattr(scan, "scan_entries", _logged(log, scan.scan_entries))
+    monkeypatch.setattr(
+        catalogue_cache, "described_blobs", _logged(log, catalogue_cache.described_blobs)
+    )
+    alone = [_pass(agent_repo, True, tmp_path / "1"), _pass(agent_repo, False, tmp_path / "2")]
+    log.unlink(missing_ok=True)
+    monkeypatch.setattr(reference_cache, "_SCAN_BESIDE_ABOVE", 0)
+    monkeypatch.setattr(catalogue_cache, "_BESIDE_ABOVE", 0)
+    monkeypatch.setattr(forked.os, "cpu_count", lambda: 2)
+    if children_fail:
+        fails = _fails_in_a_child(os.getpid(), scan.scan_entries)
+        monkeypatch.setattr(scan, "scan_entries", fails)
+        fails = _fails_in_a_child(os.getpid(), catalogue_cache.described_blobs)
+        monkeypatch.setattr(catalogue_cache, "described_blobs", fails)
+    beside = [_pass(agent_repo, True, tmp_path / "3"), _pass(agent_repo, False, tmp_path / "4")]
+    assert beside == alone
+    # The scan's find kept pdf-extract, which is due for archive, in the pass.
+    assert "referred to by devops/docker-build/SKILL.md" in json.dumps(alone[0][0])
+    pids = [int(x) for x in log.read_text().split()] if log.exists() else []
+    children = [pid for pid in pids if pid != os.getpid()]
+    if children_fail:
+        assert children == []  # each failed before its work: the pass did all of it itself
+    else:
+        # Two passes, each with a scan and a catalogue read in children.
+        assert len(children) == 4 and len(set(children)) == 4
