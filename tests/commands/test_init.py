@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from support.children import fails_in_a_child
 from support.repos import git, run_cli, write_skill
 
 from gitcurator import forked
@@ -318,19 +318,10 @@ def test_the_nested_repositories_found_beside_the_names_are_the_ones_found_alone
             monkeypatch.setattr(init_command, "_NESTED_BESIDE_ABOVE", 0)
             monkeypatch.setattr(forked.os, "cpu_count", lambda: 2)
             if walker_fails:  # the walker's answer is lost: init walks again itself
-                walk = _fails_in_a_child(os.getpid(), Store.nested_repositories)
+                walk = fails_in_a_child(os.getpid(), Store.nested_repositories)
                 monkeypatch.setattr(Store, "nested_repositories", walk)
         made = run_cli("init", str(lib))
         assert made.code == 0, made.err
         said.append((made.out.replace(str(lib), "@"), made.err.replace(str(lib), "@")))
     assert said[0] == said[1]
     assert "not committed: 2 nested repositories" in said[1][0]
-
-
-def _fails_in_a_child(parent: int, walk: Callable[..., list[str]]) -> object:
-    def walked(*args: object, **kwargs: object) -> list[str]:
-        if os.getpid() != parent:
-            raise RuntimeError("the walker fails")
-        return walk(*args, **kwargs)
-
-    return walked

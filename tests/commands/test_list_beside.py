@@ -5,11 +5,10 @@ fails costs only its head start."""
 from __future__ import annotations
 
 import os
-import shutil
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from support.children import drop_caches, failing_in_children, logged
 from support.repos import corrupt_note, git, run_cli
 
 from gitcurator import forked
@@ -17,16 +16,6 @@ from gitcurator.commands import skill_rows
 from gitcurator.statefiles import RECORDS_CACHE
 from gitcurator.store import Store
 from gitcurator.telemetry import notes_records, records_cache
-
-# What each list runs from: no cache of ours at all (the journal and the host stay).
-_KEPT = {"host", "journal.jsonl", "segments"}
-
-
-def _cold(repo: Path) -> None:
-    state = repo / ".git" / "gitcurator"
-    for path in state.iterdir():
-        if path.name not in _KEPT and not path.name.endswith(".lock"):
-            shutil.rmtree(path) if path.is_dir() else path.unlink()
 
 
 def _library(repo: Path) -> None:
@@ -42,41 +31,25 @@ def _library(repo: Path) -> None:
         git("init", "-q", cwd=repo / nested)
 
 
-def _failing_in_a_child(parent: int, work: Callable[..., object]) -> Callable[..., object]:
-    def in_child_fails(*args: object, **kwargs: object) -> object:
-        if os.getpid() != parent:
-            raise RuntimeError("the child fails")
-        return work(*args, **kwargs)
-
-    return in_child_fails
-
-
 @pytest.mark.parametrize("child_fails", [False, True])
 def test_list_beside_its_children_shows_what_it_shows_alone(
     dated_repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, child_fails: bool
 ) -> None:
     _library(dated_repo)
     loaders: list[int] = []
-    load = notes_records.load_notes
-
-    def load_notes(*args: object, **kwargs: object) -> object:
-        with (tmp_path / "loaders").open("a") as out:  # a child's memory is its own
-            out.write(f"{os.getpid()}\n")
-        return load(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(notes_records, "load_notes", load_notes)
+    monkeypatch.setattr(
+        notes_records, "load_notes", logged(tmp_path / "loaders", notes_records.load_notes)
+    )
     said = []
     for beside in (False, True):
         if beside:
             monkeypatch.setattr(skill_rows, "_BIG_INDEX", 0)
             monkeypatch.setattr(forked.os, "cpu_count", lambda: 2)
             if child_fails:
-                fails = _failing_in_a_child(os.getpid(), notes_records.load_notes)
-                monkeypatch.setattr(notes_records, "load_notes", fails)
-                walk = _failing_in_a_child(os.getpid(), Store.nested_repositories)
-                monkeypatch.setattr(Store, "nested_repositories", walk)
+                targets = (notes_records, "load_notes"), (Store, "nested_repositories")
+                failing_in_children(monkeypatch, *targets)
         for args in (("list", "--json"), ("list",)):
-            _cold(dated_repo)
+            drop_caches(dated_repo)
             (tmp_path / "loaders").unlink(missing_ok=True)
             shown = run_cli(*args, "-C", str(dated_repo))
             assert shown.code == 0, shown.err

@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from support.children import drop_caches, failing_in_children, logged
 from support.repos import git, run_cli
 
 from gitcurator import forked
@@ -18,39 +18,13 @@ from gitcurator.curation import catalogue_cache, reference_cache
 from gitcurator.references import scan
 
 NOW = "2030-01-01T00:00:00Z"  # pdf-extract, agent-made and never used, is archived
-_KEPT = {"host", "journal.jsonl", "segments"}
-
-
-def _cold(repo: Path) -> None:
-    state = repo / ".git" / "gitcurator"
-    for path in state.iterdir():
-        if path.name not in _KEPT and not path.name.endswith(".lock"):
-            shutil.rmtree(path) if path.is_dir() else path.unlink()
-
-
-def _logged(log: Path, work: Callable[..., object]) -> Callable[..., object]:
-    def logging(*args: object, **kwargs: object) -> object:
-        with log.open("a") as out:  # a child's memory is its own: the file tells
-            out.write(f"{os.getpid()}\n")
-        return work(*args, **kwargs)
-
-    return logging
-
-
-def _fails_in_a_child(parent: int, work: Callable[..., object]) -> Callable[..., object]:
-    def in_child_fails(*args: object, **kwargs: object) -> object:
-        if os.getpid() != parent:
-            raise RuntimeError("the child fails")
-        return work(*args, **kwargs)
-
-    return in_child_fails
 
 
 def _pass(base: Path, dry: bool, copy: Path) -> tuple[object, str]:
     """The pass over a copy of `base` without any cache: each starts from the same state."""
     shutil.copytree(base, copy, symlinks=True)
     repo = copy
-    _cold(repo)
+    drop_caches(repo)
     ran = run_cli("run", "--now", NOW, "--json", *(["--dry-run"] if dry else []), "-C", str(repo))
     assert ran.code == 0, ran.err
     doc = json.loads(ran.out)
@@ -71,9 +45,9 @@ def test_a_cold_pass_beside_its_children_is_the_pass_alone(
     skill.write_text(skill.read_text() + "\nAfter the build, use `pdf-extract` on the logs.\n")
     git("commit", "-qam", "docker-build mentions pdf-extract", cwd=agent_repo)
     log = tmp_path / "children"
-    monkeypatch.setattr(scan, "scan_entries", _logged(log, scan.scan_entries))
+    monkeypatch.setattr(scan, "scan_entries", logged(log, scan.scan_entries))
     monkeypatch.setattr(
-        catalogue_cache, "described_blobs", _logged(log, catalogue_cache.described_blobs)
+        catalogue_cache, "described_blobs", logged(log, catalogue_cache.described_blobs)
     )
     alone = [_pass(agent_repo, True, tmp_path / "1"), _pass(agent_repo, False, tmp_path / "2")]
     log.unlink(missing_ok=True)
@@ -81,10 +55,8 @@ def test_a_cold_pass_beside_its_children_is_the_pass_alone(
     monkeypatch.setattr(catalogue_cache, "_BESIDE_ABOVE", 0)
     monkeypatch.setattr(forked.os, "cpu_count", lambda: 2)
     if children_fail:
-        fails = _fails_in_a_child(os.getpid(), scan.scan_entries)
-        monkeypatch.setattr(scan, "scan_entries", fails)
-        fails = _fails_in_a_child(os.getpid(), catalogue_cache.described_blobs)
-        monkeypatch.setattr(catalogue_cache, "described_blobs", fails)
+        targets = (scan, "scan_entries"), (catalogue_cache, "described_blobs")
+        failing_in_children(monkeypatch, *targets)
     beside = [_pass(agent_repo, True, tmp_path / "3"), _pass(agent_repo, False, tmp_path / "4")]
     assert beside == alone
     # The scan's find kept pdf-extract, which is due for archive, in the pass.
