@@ -5,10 +5,8 @@ skills). A dry run writes no cache (statefiles.read_only)."""
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Callable, Mapping, Sequence
 
-from gitcurator import forked
 from gitcurator.config import Config
 from gitcurator.library import SkillsRepo
 from gitcurator.lifecycle.catalogue_cost import (
@@ -72,28 +70,6 @@ def described_blobs(
     if fresh or len(found) != len(cache):
         write_cache_json(path, {blob.decode(): list(entry) for blob, entry in found.items()})
     return found
-
-
-_BESIDE_ABOVE = 5000  # skills: below this a child's start costs more than it saves
-
-
-class CatalogueBeside(forked.Beside):
-    """described_blobs of `blobs` (0.6-0.9 s at 10,000 skills) run in a child beside the
-    caller's load, when no catalogue is cached yet and there are many (the child keeps the
-    cache, as described_blobs does here)."""
-
-    def __init__(self, store: Store, blobs: Sequence[ObjectID]) -> None:
-        def described_there() -> bytes:
-            with store.reopened() as own:
-                return pickle.dumps(described_blobs(own, blobs), pickle.HIGHEST_PROTOCOL)
-
-        cold = not (store.state_dir() / CATALOGUE_CACHE).exists()
-        super().__init__(described_there, cold and len(blobs) > _BESIDE_ABOVE)
-
-    def described(self) -> dict[ObjectID, Described] | None:
-        """The child's entries (None when none ran or it failed)."""
-        data = self.result()
-        return None if data is None else pickle.loads(data)  # our own fork's, over a pipe
 
 
 def _entry(value: object) -> Described | None:

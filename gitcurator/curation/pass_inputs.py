@@ -15,14 +15,11 @@ from datetime import datetime
 from gitcurator.audit.passes import BRANCH_PREFIX
 from gitcurator.config import Config
 from gitcurator.curation import pass_records, rows_cache
-from gitcurator.curation.catalogue_cache import (
-    CatalogueBeside,
-    described_blobs,
-    skill_md_blobs,
-)
+from gitcurator.curation.catalogue_cache import described_blobs, skill_md_blobs
 from gitcurator.curation.locations_cache import tree_locations
 from gitcurator.curation.pass_records import PassRecords
-from gitcurator.curation.reference_cache import ScanBeside, tree_references
+from gitcurator.curation.reads_beside import CatalogueBeside, ScanBeside
+from gitcurator.curation.reference_cache import tree_references
 
 # skill_rows_at moved to curation.skill_rows; branch_verify still imports it from here
 from gitcurator.curation.skill_rows import skill_rows_at as skill_rows_at

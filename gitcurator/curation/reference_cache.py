@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import pickle
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gitcurator import forked
 from gitcurator.config import Config
 from gitcurator.references.graph import Reference, ReferenceGraph
 from gitcurator.skills.document import SkillLocation
@@ -30,7 +28,6 @@ if TYPE_CHECKING:
 
 _VERSION = 4  # raised whenever what a candidate is changes
 _GRAPH_VERSION = 1  # raised whenever how candidates become references changes
-_SCAN_BESIDE_ABOVE = 5000  # files: below this a child's start costs more than it saves
 _GRAPH = "graph"  # the key of the graph in the entries' document: never a blob id
 Entries = dict[str, "list[Candidate] | str"]
 
@@ -75,36 +72,6 @@ def tree_references(
     if not is_read_only():  # a dry run writes nothing: its text need not be built either
         write_cache(path, _document(fresh, key, graph))
     return graph
-
-
-class ScanBeside(forked.Beside):
-    """The scan's reading of every file (1.3 s of a cold pass at 10,000 skills) done in a
-    child beside the caller's load, when no cache of candidates is kept yet and the tree is
-    big: the candidates are the same whatever the absorbed names, which the caller learns
-    only from the records it loads meanwhile."""
-
-    def __init__(
-        self,
-        store: Store,
-        config: Config,
-        entries: Mapping[str, tuple[ObjectID, int]],
-        locations: list[SkillLocation],
-    ) -> None:
-        def scanned() -> bytes:
-            from gitcurator.references.scan import scan_entries
-
-            with store.reopened() as own:
-                globs = config.reference_files
-                _, fresh = scan_entries(entries, own.read_blob, locations, globs)
-            return pickle.dumps(fresh, pickle.HIGHEST_PROTOCOL)
-
-        cold = not (store.state_dir() / REFERENCES_CACHE).exists()
-        super().__init__(scanned, cold and len(entries) > _SCAN_BESIDE_ABOVE)
-
-    def candidates(self) -> CandidateCache | None:
-        """The child's candidates by blob id (None when none ran or it failed)."""
-        data = self.result()
-        return None if data is None else pickle.loads(data)  # our own fork's, over a pipe
 
 
 def graph_key(

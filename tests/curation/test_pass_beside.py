@@ -14,7 +14,7 @@ from support.children import drop_caches, failing_in_children, logged
 from support.repos import git, run_cli
 
 from gitcurator import forked
-from gitcurator.curation import catalogue_cache, reference_cache
+from gitcurator.curation import reads_beside
 from gitcurator.references import scan
 
 NOW = "2030-01-01T00:00:00Z"  # pdf-extract, agent-made and never used, is archived
@@ -47,15 +47,14 @@ def test_a_cold_pass_beside_its_children_is_the_pass_alone(
     log = tmp_path / "children"
     monkeypatch.setattr(scan, "scan_entries", logged(log, scan.scan_entries))
     monkeypatch.setattr(
-        catalogue_cache, "described_blobs", logged(log, catalogue_cache.described_blobs)
+        reads_beside, "described_blobs", logged(log, reads_beside.described_blobs)
     )
     alone = [_pass(agent_repo, True, tmp_path / "1"), _pass(agent_repo, False, tmp_path / "2")]
     log.unlink(missing_ok=True)
-    monkeypatch.setattr(reference_cache, "_SCAN_BESIDE_ABOVE", 0)
-    monkeypatch.setattr(catalogue_cache, "_BESIDE_ABOVE", 0)
+    monkeypatch.setattr(reads_beside, "_BESIDE_ABOVE", 0)
     monkeypatch.setattr(forked.os, "cpu_count", lambda: 2)
     if children_fail:
-        targets = (scan, "scan_entries"), (catalogue_cache, "described_blobs")
+        targets = (scan, "scan_entries"), (reads_beside, "described_blobs")
         failing_in_children(monkeypatch, *targets)
     beside = [_pass(agent_repo, True, tmp_path / "3"), _pass(agent_repo, False, tmp_path / "4")]
     assert beside == alone
