@@ -80,9 +80,12 @@ def main() -> None:
 
 
 def _closed_streams_to_devnull() -> None:
-    """Started with stdout or stderr closed (`>&-`), Python has no stream there: what would
-    be written goes nowhere, as git's does (it exits 0), instead of failing at the first
-    write. The file opened takes the closed descriptor, so nothing else lands on it."""
+    """Started with stdin, stdout or stderr closed (`<&-`, `>&-`), Python has no stream
+    there: what would be written goes nowhere, as git's does (it exits 0), and stdin reads
+    as empty, instead of failing at the first use. Opened in descriptor order, each file
+    takes its closed descriptor (the lowest free), so no file opened later lands on 0-2."""
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull)  # noqa: SIM115 - the process's own stdin now
     if sys.stdout is None:
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - the process's own stdout now
     if sys.stderr is None:

@@ -66,6 +66,14 @@ def commit_move(
 ) -> Moved:
     """Commit `new_tree` on the default branch, the work tree following; refuses first, naming
     them, if the `touched` folders hold uncommitted changes or untracked files are in the way."""
+    try:
+        message.encode("utf-8")
+    except UnicodeEncodeError:  # a folder git stores under bytes that are not UTF-8
+        raise CuratorError(
+            f"cannot {action}: a folder it moves has a name that is not UTF-8 text, which its "
+            "commit message cannot hold; nothing was changed (rename the folder with `git mv` "
+            "first)"
+        ) from None
     store = repo.store
     published = branches.publish(
         store, tip.branch, tip.commit, new_tree, action, message=message, within=set(touched)

@@ -185,6 +185,14 @@ def _sha1(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8", "surrogateescape")).hexdigest()
 
 
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _document(files: Mapping[str, list[Candidate] | str], key: str, graph: ReferenceGraph) -> str:
     refs = [
         [r.source, r.from_skill, r.live, r.target, r.kind, r.path, r.line, r.text]
@@ -192,6 +200,9 @@ def _document(files: Mapping[str, list[Candidate] | str], key: str, graph: Refer
     ]
     # The graph is one more key of the entries' object, so the header's digest covers both.
     stored = {"key": key, "references": refs, "notes": list(graph.notes)}
-    text = json.dumps({**files, _GRAPH: stored}, separators=(",", ":"), ensure_ascii=False)
+    doc = {**files, _GRAPH: stored}
+    text = json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+    if not _utf8(text):  # a name git stores as bytes that are not UTF-8: JSON's escape
+        text = json.dumps(doc, separators=(",", ":"))
     header = json.dumps({"version": _VERSION, "sha1": _sha1(text)})
     return f"{header}\n{text}"

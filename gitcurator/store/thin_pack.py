@@ -48,6 +48,10 @@ class DamagedPack(StoreError):
     """The remote sent a pack that does not read back (or leans on objects we lack)."""
 
 
+class ForeignPack(StoreError):
+    """The remote sent a pack of another object format (a SHA-256 repository's)."""
+
+
 @dataclass(slots=True)
 class _Entry:
     offset: int
@@ -145,6 +149,11 @@ def _entries(data: bytes, done: _Resolved) -> list[_Entry]:
     if version not in (2, 3):
         raise DamagedPack(f"the remote sent a pack of version {version}, which git never writes")
     if hashlib.sha1(memoryview(data)[:-20]).digest() != data[-20:]:
+        if len(data) >= 44 and hashlib.sha256(memoryview(data)[:-32]).digest() == data[-32:]:
+            raise ForeignPack(
+                "it is a SHA-256 repository (its pack is checksummed with SHA-256); "
+                "gitcurator works with SHA-1 repositories only (git's default)"
+            )
         raise DamagedPack(
             "the pack the remote sent does not match its checksum (damaged in transit)"
         )

@@ -250,6 +250,8 @@ class Connection:
             )
         if isinstance(exc, dulwich_client.HTTPProxyUnauthorized):
             return RemoteError(f"{where}: the proxy refused the credentials (HTTP 407)")
+        if isinstance(exc, thin_pack.ForeignPack):
+            return RemoteError(f"{where}: {exc}; nothing was stored here")
         if isinstance(exc, thin_pack.DamagedPack):
             return RemoteError(f"{where}: {exc}; nothing was stored here, try again")
         if isinstance(exc, NotGitRepository):

@@ -66,8 +66,8 @@ def _changed_on_disk(store: Store, path: str, entry: IndexEntry, index_ns: int) 
     except (FileNotFoundError, NotADirectoryError):
         return True
     mode = _mode_of(st)
-    if mode != entry.mode:
-        return True
+    if mode != entry.mode or not (stat.S_ISREG(st.st_mode) or mode == LINK_MODE):
+        return True  # a FIFO, socket or device is no file git tracks (a FIFO blocks a read)
     mtime = entry.mtime if isinstance(entry.mtime, tuple) else (int(entry.mtime), 0)
     # Written in the second the index was: the stat cannot tell (git's "racily clean").
     racy = mtime[0] * 1_000_000_000 + mtime[1] >= index_ns - 1_000_000_000

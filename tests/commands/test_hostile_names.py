@@ -169,3 +169,32 @@ def test_a_skill_folder_whose_name_is_not_utf8_is_kept_but_takes_no_record(
     listed = run_cli("list", "-C", str(root))
     assert listed.code == 0 and "caf\\xe9" in listed.out
     assert run_cli("run", "--dry-run", "-C", str(root)).code == 0
+
+
+def test_archive_and_restore_of_a_folder_whose_name_is_not_utf8_refuse_it_by_name(
+    tmp_path: Path,
+) -> None:
+    # Their commit message names the skill, which UTF-8 cannot hold: exit 3 before, for both.
+    root = tmp_path / "lib"
+    write_skill(root, "plain")
+    folder = os.fsencode(root) + b"/caf\xe9"
+    os.makedirs(folder)
+    with open(folder + b"/SKILL.md", "wb") as f:
+        f.write(b"---\nname: cafe\ndescription: Use when a task needs cafe.\n---\n\n# cafe\n")
+    assert run_cli("init", "--no-verify", str(root)).code == 0
+    by_folder = os.fsdecode(b"caf\xe9")
+    head = git("rev-parse", "HEAD", cwd=root).stdout
+    archived = run_cli("archive", by_folder, "-C", str(root))
+    assert archived.code == 1, archived
+    assert "caf\\xe9" in archived.err and "not UTF-8" in archived.err
+    _assert_safe(archived.err)
+    assert git("rev-parse", "HEAD", cwd=root).stdout == head
+    os.makedirs(os.fsencode(root) + b"/.archive")
+    git("mv", by_folder, ".archive/", cwd=root)
+    git("commit", "-qm", "archived by hand", cwd=root)
+    head = git("rev-parse", "HEAD", cwd=root).stdout
+    restored = run_cli("restore", by_folder, "-C", str(root))
+    assert restored.code == 1, restored
+    assert "caf\\xe9" in restored.err and "not UTF-8" in restored.err
+    assert git("rev-parse", "HEAD", cwd=root).stdout == head
+    assert b".archive/caf\xe9/SKILL.md" in _tracked(root)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -103,3 +104,23 @@ def test_a_pass_says_which_reference_files_it_could_not_read(repo: Path) -> None
     result = run_cli("run", "--dry-run", "-C", str(repo))
     assert result.code == 0, result
     assert "gitcurator: warning: CLAUDE.md: skipped, not UTF-8 text" in result.err
+
+
+def test_a_reference_from_a_folder_whose_name_is_not_utf8_is_cached_and_read_back(
+    repo: Path,
+) -> None:
+    # git stores any bytes as a name: the graph's source is then a str with a lone surrogate,
+    # which the cache's UTF-8 text could not hold (refs and every pass exited 3).
+    odd = os.path.join(os.fsencode(repo), b"caf\xe9")
+    os.mkdir(odd)
+    with open(os.path.join(odd, b"SKILL.md"), "wb") as file:
+        file.write(b"---\nname: cafe\ndescription: Cafe menus.\n---\nSee `pdf-forms`.\n")
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "cafe", cwd=repo)
+    source = os.fsdecode(b"caf\xe9")
+    first, reads = _scan(repo)
+    assert f"{source}->pdf-forms" in first and reads == 4
+    assert _scan(repo) == (first, 0)  # kept, and read back as it was
+    done = run_cli("refs", "pdf-forms", "-C", str(repo))
+    assert done.code == 0, done.err
+    assert run_cli("run", "-C", str(repo)).code == 0

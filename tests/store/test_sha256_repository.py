@@ -33,3 +33,23 @@ def test_init_and_the_reading_commands_refuse_a_sha256_repository(tmp_path: Path
         done = run_process(*args, "-C", str(library), cwd=tmp_path)
         assert done.returncode == 1 and "SHA-256" in done.stderr, (args, done.stderr)
     assert subprocess.run(["git", "fsck", "--strict"], cwd=library, check=False).returncode == 0
+
+
+@pytest.mark.parametrize("empty", [True, False])
+def test_sync_and_add_name_a_sha256_remote_instead_of_a_pack_damaged_in_transit(
+    tmp_path: Path, empty: bool
+) -> None:
+    # Its pack is checksummed with SHA-256: the fetch said "damaged in transit, try again",
+    # which no retry mends.
+    remote = _sha256_repo(tmp_path)
+    if not empty:
+        git("add", "-A", cwd=remote)
+        git("commit", "-qm", "skills", cwd=remote)
+    mine = tmp_path / "mine"
+    write_skill(mine, "pdf-extract")
+    assert run_process("init", str(mine), "--quiet", cwd=tmp_path).returncode == 0
+    for args in (["sync", str(remote)], ["add", str(remote), "csv-clean"]):
+        done = run_process(*args, "-C", str(mine), cwd=tmp_path)
+        assert done.returncode == 1, (args, done.stderr)
+        assert "SHA-256" in done.stderr and "try again" not in done.stderr, (args, done.stderr)
+    assert git("fsck", "--strict", cwd=mine).returncode == 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -67,3 +69,26 @@ def test_refusals_name_the_paths_and_only_the_checked_out_branch_is_checked(
     # Limited to the folders a move touches, an edit elsewhere is no obstacle.
     (lib / "beta" / "draft.md").unlink()
     worktree_status.refuse_unless_clean(store, "main", base, theirs, "archive beta", {"beta"})
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_tracked_file_replaced_by_a_fifo_is_a_change_and_is_never_read(
+    lib: Path, store: Store
+) -> None:
+    # git calls it modified; reading it for its hash waited for a writer for good, inside
+    # archive's deferred interrupts, so neither Ctrl-C nor SIGTERM ended `archive beta`.
+    path = lib / "alpha" / "SKILL.md"
+    path.unlink()
+    os.mkfifo(path)
+    git("update-index", "--refresh", cwd=lib, check=False)
+
+    def stuck(signum: int, frame: object) -> None:
+        raise TimeoutError("dirty_paths opened the FIFO")
+
+    before = signal.signal(signal.SIGALRM, stuck)
+    signal.alarm(10)
+    try:
+        assert worktree_status.dirty_paths(store) == ["alpha/SKILL.md"]
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, before)
