@@ -95,8 +95,7 @@ class Beside:
         self.child = start(work) if wanted and another_core() else None
 
     def result(self) -> bytes | None:
-        """The child's result; None when none ran or it failed (the caller then does the
-        work itself). Taken once."""
+        """The child's result, taken once; None when none ran or it failed (do it yourself)."""
         child, self.child = self.child, None
         return None if child is None else child.result()
 

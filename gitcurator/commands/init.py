@@ -76,8 +76,7 @@ def _remember_what_was_read(
     remember(store, tree, {p: sha.decode() for p, (sha, _mode) in entries.items()}, names)
 
 
-# Above this many files the nested-repository walk is worth a fork.
-_NESTED_BESIDE_ABOVE = 5000
+_NESTED_BESIDE_ABOVE = 5000  # files: above this the nested-repository walk is worth a fork
 
 
 def _undo(path: Path, created: bool) -> None:

@@ -37,8 +37,11 @@ class NestedWalk(forked.Beside):
 
     def __init__(self, store: Store, beside: bool) -> None:
         self.store = store
-        # HEAD's links are none of the child's business: notes() adds the caller's.
-        super().__init__(lambda: _joined(store.nested_repositories(())), beside)
+
+        def walked() -> bytes:  # HEAD's links are the caller's: notes() adds them
+            return "\0".join(store.nested_repositories(())).encode("utf-8", "surrogateescape")
+
+        super().__init__(walked, beside)
 
     def notes(self, head_links: Iterable[str]) -> tuple[str, ...]:
         """The warnings nested_notes(store, head_links) gives: the child's walk, or one made
@@ -46,13 +49,9 @@ class NestedWalk(forked.Beside):
         data = self.result()
         if data is None:
             return nested_notes(self.store, head_links)
+        # A folder name that is not UTF-8 comes back as the same surrogate-escaped str.
         found = data.decode("utf-8", "surrogateescape").split("\0") if data else []
         return folder_notes(sorted({*found, *head_links}))
-
-
-def _joined(folders: Sequence[str]) -> bytes:
-    # A folder name that is not UTF-8 comes back as the same surrogate-escaped str.
-    return "\0".join(folders).encode("utf-8", "surrogateescape")
 
 
 def folder_notes(folders: Sequence[str]) -> tuple[str, ...]:

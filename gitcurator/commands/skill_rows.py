@@ -47,7 +47,8 @@ def load_rows(repo: SkillsRepo, now: str | None) -> LoadedRows:
     moment = moment_of(now)
     # Without the records cache the notes' records (0.3 s at 10,000) load in a child beside
     # HEAD's walk; the child leaves them in the cache, where ledger.load then finds them.
-    with forked.Beside(lambda: _cached_notes(repo.store), notes_uncached(repo)) as beside:
+    uncached = big_library(repo) and not notes_records.cached(repo.store)
+    with forked.Beside(lambda: _cached_notes(repo.store), uncached) as beside:
         entries = repo.store.head_entries()
         # One walk gives the skills and the files left out (list warns about those).
         found, hidden = discover_skills(entries, repo.config.skills_dir, repo.config.include)
@@ -56,12 +57,6 @@ def load_rows(repo: SkillsRepo, now: str | None) -> LoadedRows:
     rows = skill_rows_at(repo, entries, loaded.records, moment, locations=found)
     links = rows_cache.links_of(entries)
     return LoadedRows(rows, loaded.problems, moment, loaded.records, tuple(hidden), links)
-
-
-def notes_uncached(repo: SkillsRepo) -> bool:
-    """Whether the records cache lacks the notes' records, in a library big enough that
-    loading them is worth a child."""
-    return big_library(repo) and not notes_records.cached(repo.store)
 
 
 def _cached_notes(store: Store) -> bytes:
@@ -74,8 +69,7 @@ _BIG_INDEX = 400_000
 
 
 def big_library(repo: SkillsRepo) -> bool:
-    """Whether the library is big enough for work beside the caller's (the index's size
-    tells, at the cost of one stat)."""
+    """Whether the library is big enough for work beside the caller's (the index's size)."""
     try:
         return Path(repo.store.repo.index_path()).stat().st_size > _BIG_INDEX
     except OSError:

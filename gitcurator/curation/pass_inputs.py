@@ -27,7 +27,7 @@ from gitcurator.errors import CuratorError
 from gitcurator.library import SkillsRepo
 from gitcurator.lifecycle.catalogue_cost import Described
 from gitcurator.lifecycle.inventory import SkillRow
-from gitcurator.progress import NO_PROGRESS, Progress, step
+from gitcurator.progress import NO_PROGRESS, Progress
 from gitcurator.references.graph import ReferenceGraph
 from gitcurator.skills.document import SkillLocation
 from gitcurator.store import ObjectID, Store, branches, commits
@@ -76,10 +76,7 @@ def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS)
         CatalogueBeside(store, catalogue) as beside,
     ):
         rows, facts = _rows_at_tip(repo, tip, entries, locations, now)
-        described = None
-        if beside.child is not None:
-            with step("reading the skill catalogue", progress):
-                described = beside.described()
+        described = beside.described()  # done meanwhile, by the time the rows are
         seeded = scan.candidates()
     aliases = dict(facts.aliases)
     # Else the scan reads every SKILL.md the catalogue reads after it (when neither is

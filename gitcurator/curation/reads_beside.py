@@ -20,6 +20,8 @@ from gitcurator.store import ObjectID, Store
 if TYPE_CHECKING:
     from gitcurator.references.scan import CandidateCache
 
+Entries = Mapping[str, tuple[ObjectID, int]]
+Located = list[SkillLocation]
 _BESIDE_ABOVE = 5000  # files or skills: below this a child's start costs more than it saves
 
 
@@ -29,13 +31,7 @@ class ScanBeside(forked.Beside):
     big: the candidates are the same whatever the absorbed names, which the caller learns
     only from the records it loads meanwhile."""
 
-    def __init__(
-        self,
-        store: Store,
-        config: Config,
-        entries: Mapping[str, tuple[ObjectID, int]],
-        locations: list[SkillLocation],
-    ) -> None:
+    def __init__(self, store: Store, config: Config, entries: Entries, locations: Located) -> None:
         def scanned() -> bytes:
             from gitcurator.references.scan import scan_entries
 

@@ -40,10 +40,8 @@ def add_loose(object_store: DiskObjectStore, obj: ShaFile) -> None:
     try:
         os.utime(path, None)
         return
-    except FileNotFoundError:
-        pass
-    except PermissionError:
-        pass  # another user's: written again below, which gives it a fresh mtime
+    except (FileNotFoundError, PermissionError):
+        pass  # not there, or another user's: written below (which gives it a fresh mtime)
     os.makedirs(folder, exist_ok=True)
     _tidy_old_lock(path + ".lock")
     data = obj.as_legacy_object(compression_level=object_store.loose_compression_level)

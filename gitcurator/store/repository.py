@@ -113,9 +113,8 @@ class Store:
         return cls(repo, signature), True
 
     def reopened(self) -> Store:
-        """This repository opened anew, with files of its own: a forked child reads packs
-        through them (dulwich reads some through a file), never moving its parent's
-        offsets. Close it as any store."""
+        """This repository opened anew, its files its own: a forked child reading packs through
+        them (dulwich reads some through a file) never moves its parent's offsets."""
         return Store.discover(self.root, self.signature)
 
     def state_dir(self) -> Path:

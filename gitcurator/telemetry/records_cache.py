@@ -195,8 +195,7 @@ def _one_pair_a_line(body: str, count: int) -> bool:
 
 
 def holds(path: Path, notes: str | None) -> bool:
-    """Whether the cache at `path` is for notes commit `notes` (its first bytes tell; read
-    whole, it may still be found damaged)."""
+    """Whether the cache at `path` is for notes commit `notes` (as its first bytes say)."""
     opening = f'{{"notes":{json.dumps(notes)},'.encode()  # as _head begins
     return read_regular(path, len(opening)) == opening
 

@@ -46,9 +46,7 @@ def test_a_cold_pass_beside_its_children_is_the_pass_alone(
     git("commit", "-qam", "docker-build mentions pdf-extract", cwd=agent_repo)
     log = tmp_path / "children"
     monkeypatch.setattr(scan, "scan_entries", logged(log, scan.scan_entries))
-    monkeypatch.setattr(
-        reads_beside, "described_blobs", logged(log, reads_beside.described_blobs)
-    )
+    monkeypatch.setattr(reads_beside, "described_blobs", logged(log, reads_beside.described_blobs))
     alone = [_pass(agent_repo, True, tmp_path / "1"), _pass(agent_repo, False, tmp_path / "2")]
     log.unlink(missing_ok=True)
     monkeypatch.setattr(reads_beside, "_BESIDE_ABOVE", 0)
