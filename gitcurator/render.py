@@ -26,6 +26,16 @@ def findings_text(findings: Iterable[Finding], show_warnings: bool = True) -> st
     return "\n".join(finding_line(f) for f in findings if show_warnings or f.level == "error")
 
 
+def utf8_text(text: str) -> bool:
+    """Whether `text` can be written as UTF-8: False for a name git stores as bytes that
+    are not (Python holds them as lone surrogates, which no file, URL or message can hold)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def plural(n: int, word: str, many: str | None = None) -> str:
     """`1 skill`, `2 skills` (or `many` for an irregular plural)."""
     return f"{n} {word if n == 1 else (many or word + 's')}"

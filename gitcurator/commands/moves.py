@@ -15,7 +15,7 @@ from gitcurator.errors import CuratorError
 from gitcurator.library import SkillsRepo
 from gitcurator.lifecycle.restore_proposals import COPY, restored_name
 from gitcurator.output import warning_line
-from gitcurator.render import other_branch_note
+from gitcurator.render import other_branch_note, utf8_text
 from gitcurator.skills.document import SkillLocation, SkillParseError, find_skills, parse_skill_md
 from gitcurator.skills.identity import is_skill_name
 from gitcurator.store import branches, commits, trees
@@ -66,14 +66,12 @@ def commit_move(
 ) -> Moved:
     """Commit `new_tree` on the default branch, the work tree following; refuses first, naming
     them, if the `touched` folders hold uncommitted changes or untracked files are in the way."""
-    try:
-        message.encode("utf-8")
-    except UnicodeEncodeError:  # a folder git stores under bytes that are not UTF-8
+    if not utf8_text(message):  # a folder git stores under bytes that are not UTF-8
         raise CuratorError(
             f"cannot {action}: a folder it moves has a name that is not UTF-8 text, which its "
             "commit message cannot hold; nothing was changed (rename the folder with `git mv` "
             "first)"
-        ) from None
+        )
     store = repo.store
     published = branches.publish(
         store, tip.branch, tip.commit, new_tree, action, message=message, within=set(touched)

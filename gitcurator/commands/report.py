@@ -29,6 +29,7 @@ from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.lifecycle.inventory import SkillRow
 from gitcurator.lifecycle.report import run_paths
 from gitcurator.output import Result
+from gitcurator.render import utf8_text
 from gitcurator.statefiles import (
     REPORT_HTML,
     USAGE_DELTAS_CACHE,
@@ -147,7 +148,7 @@ def _use_deltas(store: Store, rows: list[SkillRow], now: datetime) -> list[UseDe
     cache by notes commit (a commit's differences never change)."""
     since = format_time(now - timedelta(weeks=HEAT_WEEKS + 1))
     # A name from a folder that is not UTF-8 has no key (nor any note: `record` refuses it).
-    names = {key_id(r.name): r.name for r in rows if _utf8(r.name)}
+    names = {key_id(r.name): r.name for r in rows if utf8_text(r.name)}
     cache_path = store.state_dir() / USAGE_DELTAS_CACHE
     cached = _read_deltas(read_json(cache_path))
     fresh: dict[str, list[UseDelta]] = {}
@@ -162,14 +163,6 @@ def _use_deltas(store: Store, rows: list[SkillRow], now: datetime) -> list[UseDe
     # A skill renamed since: its old name is no row, and the page shows rows' names only.
     known = set(names.values())
     return [d for ds in fresh.values() for d in ds if d.skill in known]
-
-
-def _utf8(name: str) -> bool:
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _commit_deltas(

@@ -81,7 +81,7 @@ def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS)
     aliases = dict(facts.aliases)
     # Else the scan reads every SKILL.md the catalogue reads after it (when neither is
     # cached): each is loaded once for both.
-    read = _reading_once(store.read_blob, set(catalogue) if described is None else set())
+    read = store.read_blob if described else _reading_once(store.read_blob, set(catalogue))
     references = tree_references(store, config, entries, locations, aliases, read, tree, seeded)
     if described is None:
         described = described_blobs(store, catalogue, progress, read)

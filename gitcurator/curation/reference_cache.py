@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from gitcurator.config import Config
 from gitcurator.references.graph import Reference, ReferenceGraph
+from gitcurator.render import utf8_text
 from gitcurator.skills.document import SkillLocation
 from gitcurator.statefiles import REFERENCES_CACHE, is_read_only, read_regular, write_cache
 from gitcurator.store import ObjectID, Store
@@ -185,14 +186,6 @@ def _sha1(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8", "surrogateescape")).hexdigest()
 
 
-def _utf8(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def _document(files: Mapping[str, list[Candidate] | str], key: str, graph: ReferenceGraph) -> str:
     refs = [
         [r.source, r.from_skill, r.live, r.target, r.kind, r.path, r.line, r.text]
@@ -202,7 +195,7 @@ def _document(files: Mapping[str, list[Candidate] | str], key: str, graph: Refer
     stored = {"key": key, "references": refs, "notes": list(graph.notes)}
     doc = {**files, _GRAPH: stored}
     text = json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
-    if not _utf8(text):  # a name git stores as bytes that are not UTF-8: JSON's escape
+    if not utf8_text(text):  # a name git stores as bytes that are not UTF-8: JSON's escape
         text = json.dumps(doc, separators=(",", ":"))
     header = json.dumps({"version": _VERSION, "sha1": _sha1(text)})
     return f"{header}\n{text}"

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gitcurator.errors import JSON_READ_ERRORS, CuratorError
+from gitcurator.render import utf8_text
 from gitcurator.upstream.folder_merge import EXECUTABLE, REGULAR, FileEntry
 from gitcurator.upstream.path_collation import locale_key
 
@@ -144,7 +145,7 @@ def _entry(name: str, value: object) -> LockEntry:
     where = f"{LOCK_FILE}: skill {name!r}"
     if not name:
         raise SkillsLockError(f"{LOCK_FILE}: an entry has an empty name; remove it")
-    if _BAD_NAME.search(name) or not _encodable(name):
+    if _BAD_NAME.search(name) or not utf8_text(name):
         raise SkillsLockError(
             f"{where} is no folder name (a '/', '\\', NUL, '.', '..' or a lone surrogate); "
             "rename or remove the entry"
@@ -152,9 +153,9 @@ def _entry(name: str, value: object) -> LockEntry:
     if not isinstance(value, dict):
         raise SkillsLockError(f"{where} must be an object with source, sourceType, computedHash")
     for key in ("source", "sourceType", "computedHash"):
-        if not isinstance(value.get(key), str) or not _encodable(value[key]):
+        if not isinstance(value.get(key), str) or not utf8_text(value[key]):
             raise SkillsLockError(f"{where}: {key!r} must be a string; fix the entry or remove it")
-    if "ref" in value and not (isinstance(value["ref"], str) and _encodable(value["ref"])):
+    if "ref" in value and not (isinstance(value["ref"], str) and utf8_text(value["ref"])):
         raise SkillsLockError(f"{where}: 'ref' must be a string when present; fix the entry")
     extra = {k: v for k, v in value.items() if k not in FIELD_ORDER}
     ref = value.get("ref")
@@ -184,15 +185,6 @@ def _js_key_order(names: Mapping[str, object]) -> list[str]:
         key=lambda n: n.encode("utf-16-be", errors="surrogatepass"),
     )
     return index + rest
-
-
-def _encodable(text: str) -> bool:
-    """False for a string JSON can hold but no file name or URL can: a lone surrogate."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _not_json(literal: str) -> float:
