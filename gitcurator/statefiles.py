@@ -224,6 +224,8 @@ def write_cache(path: Path, text: str | bytes) -> None:
 
 def write_cache_json(path: Path, doc: object) -> None:
     """write_json for a cache: skipped when it cannot be written (see write_cache)."""
+    if _read_only:  # nothing is written, so the text is not built (a cold dry run's 50 ms)
+        return
     import json
 
     write_cache(path, json.dumps(doc, separators=(",", ":")))

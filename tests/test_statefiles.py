@@ -19,8 +19,10 @@ from gitcurator.statefiles import (
     PASS_LOCK,
     SCHEDULE_LOCK,
     STATE_DIR,
+    read_only,
     write_atomic,
     write_cache,
+    write_cache_json,
     write_json,
 )
 
@@ -102,6 +104,16 @@ def test_a_cache_that_cannot_be_written_is_skipped(tmp_path: Path) -> None:
     write_cache(tmp_path / "state" / "cache.json", "{}")  # no error
     with pytest.raises(StateFileError, match="a file where gitcurator needs a folder"):
         write_atomic(tmp_path / "state" / "schedule.json", "{}")
+
+
+def test_a_dry_run_neither_writes_nor_encodes_a_cache(tmp_path: Path) -> None:
+    # A value JSON cannot encode: encoding it raises, so only a text never built passes.
+    unencodable = {"rows": {1, 2}}
+    with read_only():
+        write_cache_json(tmp_path / "cache.json", unencodable)
+    assert not (tmp_path / "cache.json").exists()
+    with pytest.raises(TypeError):
+        write_cache_json(tmp_path / "cache.json", unencodable)
 
 
 def test_an_unwritable_state_folder_stops_writers_but_not_readers(repo: Path) -> None:

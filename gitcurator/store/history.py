@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from dulwich.objects import Commit, ObjectID
 
 from gitcurator.lifecycle.skill_history import CommitChanges, SkillHistory, fold_history
-from gitcurator.statefiles import HISTORY_CACHE, read_json, write_cache
+from gitcurator.statefiles import HISTORY_CACHE, is_read_only, read_json, write_cache
 from gitcurator.store.commits import commit_tree_of
 from gitcurator.store.diff import Entry, TreeDiffer
 from gitcurator.timeutil import format_time
@@ -210,6 +210,8 @@ def _read_cache(path: Path, shallow: list[str]) -> tuple[str | None, dict[str, _
 
 
 def _write_cache(path: Path, head: str, shallow: list[str], entries: Mapping[str, _Entry]) -> None:
+    if is_read_only():
+        return
     doc = {
         "version": _CACHE_VERSION,
         "head": head,

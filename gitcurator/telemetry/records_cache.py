@@ -25,7 +25,7 @@ from json.encoder import encode_basestring_ascii
 from pathlib import Path
 from typing import Any
 
-from gitcurator.statefiles import read_regular, write_cache
+from gitcurator.statefiles import is_read_only, read_regular, write_cache
 from gitcurator.telemetry.records import UsageRecord, from_doc, to_doc
 
 _FIELDS = {"notes", "records", "problems", "unreadable"}
@@ -96,6 +96,8 @@ def write_whole(
 ) -> None:
     """Keep every record of notes commit `notes` (`known`: records' cache texts already
     made), one a line, so the next flush reads and moves the cache by line."""
+    if is_read_only():  # a dry run: 10,000 records are not encoded to be thrown away
+        return
     known = known or {}
     texts = {n: known.get(n) or cache_text(r) for n, r in records.items()}
     write_cache(path, document(notes, texts, problems, unreadable))
