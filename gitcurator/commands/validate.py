@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import time
 from collections.abc import Sequence
 from dataclasses import replace
@@ -13,7 +14,7 @@ from gitcurator.commands.library_notes import hidden_notes
 from gitcurator.commands.validate_base import BaseFacts, pairing_token, save_base
 from gitcurator.commands.validate_quick import cache_key, quick_look, save_quick
 from gitcurator.config import CONFIG_FILE, Config, parse_config
-from gitcurator.errors import EXIT_FAILURE, EXIT_OK, NotARepository, UsageError
+from gitcurator.errors import EXIT_FAILURE, EXIT_OK, CuratorError, NotARepository, UsageError
 from gitcurator.library import SkillsRepo, open_repo
 from gitcurator.output import Result
 from gitcurator.progress import NO_PROGRESS, Progress
@@ -63,8 +64,29 @@ def validate(
             missing = [raw for raw, full in targets if not full.exists() and not full.is_symlink()]
             if missing:
                 raise UsageError(f"no such file or folder: {', '.join(missing)}")
+            _refuse_unstorable(targets)
         result, skills_dir = _check_paths(targets, strict, staged, progress)
     return _report(result, skills_dir, strict=strict, staged=staged, as_json=as_json, quiet=quiet)
+
+
+def _refuse_unstorable(targets: Sequence[tuple[str, Path]]) -> None:
+    """A path given (or a given folder's SKILL.md) that is a FIFO, socket or device: git
+    stores none (`git add` refuses it), and the walk leaves such files out, so without this
+    `validate` said "0 skills checked" and exit 0 for a skill whose SKILL.md is a FIFO."""
+    for raw, full in targets:
+        inside = full.is_dir() and not full.is_symlink()
+        path, shown = (
+            (full / SKILL_FILE, f"{raw.rstrip('/')}/{SKILL_FILE}") if inside else (full, raw)
+        )
+        try:
+            mode = os.lstat(path).st_mode
+        except OSError:
+            continue  # missing (an empty folder has its own finding) or unreadable
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
+            raise CuratorError(
+                f"{shown} is not a file git can store (a FIFO, socket or device: `git add` "
+                "refuses it); put the file itself there, then run this again"
+            )
 
 
 def _check_paths(

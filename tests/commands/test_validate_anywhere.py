@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
+import pytest
 from support.repos import git, run_cli, write_skill
 
 
@@ -75,3 +77,18 @@ def test_staged_outside_a_repository_says_there_is_no_index(tmp_path: Path) -> N
     result = run_cli("validate", "--staged", str(tmp_path / "my-skill"))
     assert result.code == 1
     assert "not in a git repository, so nothing is staged" in result.err
+
+
+@pytest.mark.parametrize("given", ["pdf-extract", "pdf-extract/", "pdf-extract/SKILL.md"])
+def test_a_skill_md_that_is_a_fifo_is_refused_by_name(repo: Path, given: str) -> None:
+    skill_md = repo / "pdf-extract" / "SKILL.md"
+    kept = skill_md.read_bytes()
+    skill_md.unlink()
+    os.mkfifo(skill_md)  # git refuses to add it; reading it would block for good
+    result = run_cli("validate", given, "-C", str(repo))
+    assert result.code == 1, result
+    assert "pdf-extract/SKILL.md is not a file git can store (a FIFO" in result.err
+    assert "0 skills checked" not in result.out + result.err
+    skill_md.unlink()
+    skill_md.write_bytes(kept)
+    assert run_cli("validate", given, "-C", str(repo)).code == 0
