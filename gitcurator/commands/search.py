@@ -8,7 +8,7 @@ from typing import Any
 from gitcurator.errors import UsageError
 from gitcurator.library import open_store
 from gitcurator.output import Result
-from gitcurator.render import name_arg, plural
+from gitcurator.render import name_arg, plural, utf8_text
 from gitcurator.search.index_cache import library_index
 from gitcurator.search.ranking import Hit
 from gitcurator.umbrella.model_errors import shorten
@@ -69,9 +69,18 @@ def search(start: Path, query: str, *, archived: bool = False, limit: int = 10) 
     return Result(text=text, doc=doc)
 
 
-def restore_command(hit: Hit) -> str:
-    """The command that brings an archived hit back."""
-    return f"gitcurator restore {name_arg(hit.folder.rsplit('/', 1)[-1])}"
+def restore_command(hit: Hit) -> str | None:
+    """The command that brings an archived hit back; None for a folder whose name is not
+    UTF-8 (restore refuses it, and no shell could type the name as shown)."""
+    folder = hit.folder.rsplit("/", 1)[-1]
+    return f"gitcurator restore {name_arg(folder)}" if utf8_text(folder) else None
+
+
+def _restore_hint(hit: Hit) -> str:
+    command = restore_command(hit)
+    if command is None:
+        return "its folder's name is not UTF-8: rename it with `git mv`, then restore it"
+    return f"`{command}` brings it back"
 
 
 def _hit_doc(hit: Hit) -> dict[str, Any]:
@@ -94,5 +103,5 @@ def _text(hits: list[Hit]) -> str:
         about = h.description.splitlines()[0] if h.description.strip() else "(no description)"
         lines.append(f"{h.score:.3f}  {h.name.ljust(width)}  {about[:100]}")
         if h.archived:
-            lines.append(f"       archived at {h.folder}; `{restore_command(h)}` brings it back")
+            lines.append(f"       archived at {h.folder}; {_restore_hint(h)}")
     return "\n".join(lines)

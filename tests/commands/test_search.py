@@ -201,3 +201,23 @@ def test_a_query_of_several_unquoted_words_is_one_query(library_repo: Path) -> N
     assert words.code == 0, words
     assert json.loads(words.out)["results"] == json.loads(quoted.out)["results"]
     assert run_cli("search", "-C", str(library_repo)).code == 2  # no query at all
+
+
+def test_an_archived_folder_whose_name_is_not_utf8_gets_no_unrunnable_restore(
+    library_repo: Path,
+) -> None:
+    # Archived by plain git under bytes that are not UTF-8: restore refuses such a folder.
+    folder = os.fsencode(library_repo / ".archive") + b"/caf\xe9"
+    os.mkdir(folder)
+    with open(folder + b"/SKILL.md", "wb") as f:
+        f.write(b"---\nname: cafe\ndescription: Brew espresso for the team.\n---\n\n# cafe\n")
+    git("add", "-A", cwd=library_repo)
+    git("commit", "-qm", "archived by hand", cwd=library_repo)
+    doc = _search(library_repo, "brew espresso", "--archived")
+    (hit,) = doc["results"]  # type: ignore[misc]
+    assert hit["path"] == ".archive/caf\udce9"  # the byte, as JSON escapes it
+    assert hit["archived"] is True and hit["restore"] is None
+    text = run_cli("search", "brew espresso", "--archived", "-C", str(library_repo))
+    assert text.code == 0, text
+    assert "not UTF-8: rename it with `git mv`, then restore it" in text.out
+    assert "gitcurator restore caf" not in text.out
