@@ -12,11 +12,15 @@ Each record is kept in the document as its compact JSON text (`cache_text`), not
 JSON: reading and writing 10,000 strings costs the C scanner ~10 ms each way, 10,000 nested
 objects ~45 ms, in every flush. The document is written one record a line (`document`), so a
 flush splits it into lines instead of parsing all of it, and writes the untouched lines back as
-they were; a document laid out otherwise (or damaged) is parsed whole, as JSON.
+they were. The first line carries the SHA-1 of all that follows it: a cache edited by hand
+(a count changed, under the same notes commit) was trusted, and the next flush wrote the edit
+into the notes. A document laid out otherwise, damaged or edited is not used (the notes are
+read instead), and rewritten.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -28,7 +32,7 @@ from typing import Any
 from gitcurator.statefiles import is_read_only, read_regular, write_cache
 from gitcurator.telemetry.records import UsageRecord, from_doc, to_doc
 
-_FIELDS = {"notes", "records", "problems", "unreadable"}
+_FIELDS = {"notes", "sha1", "records", "problems", "unreadable"}
 # The first line ends where the records begin; then each record is a line `"name":"text",`
 # (the last one closing the document with `}}`).
 _HEAD_END = ',"records":{'
@@ -82,8 +86,10 @@ def document(
 def _laid_out(
     notes: str | None, problems: list[str], unreadable: dict[str, str], lines: str
 ) -> str:
-    """The document around its record lines (`"name":"text"`, joined by `,\n`)."""
-    return _head(notes, problems, unreadable) + "\n" + lines + "}}\n"
+    """The document around its record lines (`"name":"text"`, joined by `,\n`), the digest
+    of all after it in its first line."""
+    rest = _rest_of_head(problems, unreadable) + "\n" + lines + "}}\n"
+    return f'{_opening(notes)}"sha1":"{_sha1(rest)}",{rest}'
 
 
 def write_whole(
@@ -103,11 +109,30 @@ def write_whole(
     write_cache(path, document(notes, texts, problems, unreadable))
 
 
-def _head(notes: str | None, problems: list[str], unreadable: dict[str, str]) -> str:
-    head = json.dumps(
-        {"notes": notes, "problems": problems, "unreadable": unreadable}, separators=(",", ":")
-    )
-    return head[:-1] + _HEAD_END
+def _opening(notes: str | None) -> str:
+    return f'{{"notes":{json.dumps(notes)},'
+
+
+def _rest_of_head(problems: list[str], unreadable: dict[str, str]) -> str:
+    head = json.dumps({"problems": problems, "unreadable": unreadable}, separators=(",", ":"))
+    return head[1:-1] + _HEAD_END
+
+
+def _sha1(text: str) -> str:
+    # The document is ASCII (json's escapes): a text that is not is no cache of ours.
+    return hashlib.sha1(text.encode("ascii")).hexdigest()
+
+
+def _verified(text: str, notes: str | None) -> bool:
+    """Whether `text` is a cache for notes commit `notes` whose digest holds for all after it."""
+    opening = _opening(notes) + '"sha1":"'
+    start = len(opening) + 42  # past the digest's 40 digits, its quote and comma
+    if not text.startswith(opening) or text[start - 2 : start] != '",':
+        return False
+    try:
+        return _sha1(text[start:]) == text[len(opening) : start - 2]
+    except UnicodeEncodeError:
+        return False
 
 
 def read_subset(path: Path, notes: str | None, names: Iterable[str]) -> Subset | None:
@@ -120,9 +145,9 @@ def read_subset(path: Path, notes: str | None, names: Iterable[str]) -> Subset |
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    split = _lines(text)
+    split = _lines(text) if _verified(text, notes) else None
     if split is None:
-        return _parsed_whole(text, notes, names)
+        return None
     head, items = split
     problems, unreadable = head["problems"], head["unreadable"]
     if head["notes"] != notes or not _well_formed(problems, unreadable):
@@ -167,7 +192,7 @@ def _lines(text: str) -> tuple[dict[str, Any], dict[str, str]] | None:
         return None
     body = text[end + 1 : -3]
     items = body.split(",\n") if body else []
-    if body.count("\n") != len(items) - 1:
+    if body.count("\n") != max(len(items) - 1, 0):
         return None  # a line not ending with a comma, or one missing
     if body and not _one_pair_a_line(body, len(items)):
         return None  # two records on a line, or one JSON reads otherwise
@@ -198,7 +223,7 @@ def _one_pair_a_line(body: str, count: int) -> bool:
 
 def holds(path: Path, notes: str | None) -> bool:
     """Whether the cache at `path` is for notes commit `notes` (as its first bytes say)."""
-    opening = f'{{"notes":{json.dumps(notes)},'.encode()  # as _head begins
+    opening = _opening(notes).encode()  # as the document begins
     return read_regular(path, len(opening)) == opening
 
 
@@ -206,10 +231,11 @@ def read_whole(
     path: Path, notes: str | None
 ) -> tuple[dict[str, UsageRecord], list[str], dict[str, str]] | None:
     """Every record, the problems and the unreadable notes of the cache at `path`, if it is
-    for notes commit `notes` and well formed (either layout); else None."""
+    for notes commit `notes`, well formed and its digest holding; else None."""
     data = read_regular(path)
     try:
-        whole = None if data is None else _whole_doc(data.decode("utf-8"), notes)
+        text = "" if data is None else data.decode("utf-8")
+        whole = _whole_doc(text, notes) if _verified(text, notes) else None
         if whole is None:
             return None
         texts, problems, unreadable = whole
@@ -218,25 +244,11 @@ def read_whole(
         return None
 
 
-def _parsed_whole(text: str, notes: str | None, names: Iterable[str]) -> Subset | None:
-    """read_subset of a cache laid out otherwise (an older version's, or damaged)."""
-    whole = _whole_doc(text, notes)
-    if whole is None:
-        return None
-    records, problems, unreadable = whole
-    try:
-        subset = {n: cached_record(n, records[n]) for n in set(names) if n in records}
-    except _CACHE_ERRORS:
-        return None
-    items = {n: _item(n, t) for n, t in records.items()}
-    return Subset(subset, problems, unreadable, items)
-
-
 def _whole_doc(
     text: str, notes: str | None
 ) -> tuple[dict[str, str], list[str], dict[str, str]] | None:
     """Each record's text, the problems and the unreadable notes of a cache parsed as one JSON
-    document, if it is for notes commit `notes` and well formed; else None."""
+    document (its digest checked), if it is for notes commit `notes` and well formed."""
     try:
         doc = json.loads(text)
     except _CACHE_ERRORS:

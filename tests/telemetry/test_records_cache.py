@@ -3,6 +3,7 @@ moves to its notes commit is what loading every note gives."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -173,29 +174,53 @@ def _record(name: str, uses: int) -> UsageRecord:
 
 
 @pytest.mark.parametrize("count", [0, 1, 3])
-def test_the_cache_is_json_one_record_a_line_and_both_layouts_read_alike(
+def test_the_cache_is_json_one_record_a_line_under_a_digest_of_the_rest(
     tmp_path: Path, count: int
 ) -> None:
     texts = _texts(count)
     path = tmp_path / "cache.json"
     path.write_text(records_cache.document("abc", texts, ["p"], {"x": "1" * 40}))
-    doc = json.loads(path.read_text())
+    text = path.read_text()
+    doc = json.loads(text)
+    assert (
+        doc.pop("sha1") == hashlib.sha1(text[text.index(',"problems"') + 1 :].encode()).hexdigest()
+    )
     assert doc == {
         "notes": "abc",
         "records": texts,
         "problems": ["p"],
         "unreadable": {"x": "1" * 40},
     }
-    assert len(path.read_text().splitlines()) == count + 1 + (count == 0)
+    assert len(text.splitlines()) == count + 1 + (count == 0)
     names = ["skill-0", "skill-2", "absent"]
     by_line = records_cache.read_subset(path, "abc", names)
-    path.write_text(json.dumps(doc))  # one line: read as JSON, whole
-    whole = records_cache.read_subset(path, "abc", names)
-    assert by_line is not None and whole is not None
-    assert by_line.records == whole.records and by_line.items == whole.items
-    assert (by_line.problems, by_line.unreadable) == (["p"], {"x": "1" * 40})
+    assert by_line is not None
     assert set(by_line.records) == {"skill-0", "skill-2"} & set(texts)
+    assert (by_line.problems, by_line.unreadable) == (["p"], {"x": "1" * 40})
     assert records_cache.read_subset(path, "another", names) is None
+    path.write_text(json.dumps({**doc, "sha1": "0" * 40}))  # one line: another layout
+    assert records_cache.read_subset(path, "abc", names) is None
+    assert records_cache.read_whole(path, "abc") is None
+
+
+def test_a_count_edited_by_hand_under_the_same_notes_commit_never_reaches_the_notes(
+    repo: Path,
+) -> None:
+    """The cache keeps its notes commit's key and its layout, one count changed: the digest
+    no longer holds, so a load reads the notes and a flush does not write the edit into them."""
+    recording.record("use", ["pdf-extract", "docker-build"], repo=repo)
+    _flush(repo)
+    _loaded(repo)
+    path = repo / ".git" / "gitcurator" / RECORDS_CACHE
+    text = path.read_text()
+    line = next(x for x in text.split("\n") if x.startswith('"docker-build":'))
+    assert '\\"use_count\\":1' in line
+    path.write_text(text.replace(line, line.replace('\\"use_count\\":1', '\\"use_count\\":500')))
+    assert _loaded(repo).records["docker-build"].use_count == 1
+    path.write_text(text.replace(line, line.replace('\\"use_count\\":1', '\\"use_count\\":500')))
+    recording.record("use", ["docker-build"], repo=repo)
+    assert _flush(repo).skills == 1
+    assert _cold(repo).records["docker-build"].use_count == 2
 
 
 def test_a_moved_cache_keeps_the_untouched_lines_and_reads_as_a_fresh_one(tmp_path: Path) -> None:
