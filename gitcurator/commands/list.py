@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gitcurator.output import JsonText, Result
+from gitcurator.render import one_line
 
 if TYPE_CHECKING:
     from gitcurator.commands.list_quick import Seen
@@ -136,7 +137,7 @@ def table(rows: list[SkillRow]) -> str:
     header = ("NAME", "STATE", "ORIGIN", "PIN", "USES", "VIEWS", "PATCHES", "LAST ACTIVE")
     body = [
         (
-            r.name,
+            one_line(r.name),  # as printed: a byte that is not UTF-8 shows as `\xe9`, 4 wide
             f"{r.state} (wanted {r.wanted_count})" if r.wanted_count else r.state,
             r.origin,
             "yes" if r.pinned else "",

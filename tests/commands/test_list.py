@@ -6,6 +6,9 @@ import json
 from pathlib import Path
 
 from support.repos import EPOCH, cli_json, corrupt_note, git, run_cli
+from support.skill_rows import skill_row
+
+from gitcurator.commands.list import table
 
 FIELDS = {
     "name",
@@ -83,3 +86,13 @@ def test_corrupt_record_warns_and_lists_the_rest(dated_repo: Path) -> None:
     rows = {x["name"]: x for x in json.loads(result.out)}
     assert rows["docker-build"]["use_count"] == 1
     assert rows["pdf-extract"]["use_count"] == 0
+
+
+def test_the_table_lines_up_a_name_shown_escaped() -> None:
+    # A folder named by bytes that are not UTF-8 (or holding a tab) is printed escaped: the
+    # column is as wide as what is printed, not as the name Python holds.
+    rows = [skill_row(name="caf\udce9"), skill_row(name="tab\there"), skill_row(name="a")]
+    lines = table(rows).splitlines()
+    assert lines[1].startswith("caf\\xe9      active")
+    assert lines[2].startswith("tab\\x09here  active")
+    assert {line.index("active") for line in lines[1:]} == {lines[0].index("STATE")}
