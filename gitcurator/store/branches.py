@@ -32,6 +32,17 @@ def branch_names(store: Store, prefix: str) -> list[str]:
     return sorted(prefix + n.decode() for n in names)
 
 
+def taken_names(store: Store, prefix: str) -> set[str]:
+    """The branch names starting with `prefix` and each folder they are in: git keeps no
+    `curator/<id>` beside `curator/<id>/mine`, so that name is taken too."""
+    names = branch_names(store, prefix)
+    return {n[:end] for n in names for end in [len(n), *_slashes(n, len(prefix))]}
+
+
+def _slashes(name: str, start: int) -> list[int]:
+    return [i for i, c in enumerate(name) if c == "/" and i >= start]
+
+
 def branch_locked(store: Store, name: str) -> bool:
     """Whether refs/heads/<name>.lock exists: a writer is creating that branch, or one killed
     while it did left the lock (create_branch would fail on it either way)."""
@@ -40,8 +51,26 @@ def branch_locked(store: Store, name: str) -> bool:
 
 
 def create_branch(store: Store, name: str, commit: CommitId) -> bool:
-    """Create refs/heads/<name> at `commit` only if it does not exist yet."""
+    """Create refs/heads/<name> at `commit` only if it does not exist yet; StoreError naming
+    a branch in its way (`curator` for `curator/x`: loose, dulwich raised NotADirectoryError;
+    packed, it made `curator/x` beside it, a pair git never makes)."""
+    blocker = _in_the_way(store, name)
+    if blocker is not None:
+        raise StoreError(
+            f"cannot create branch {name}: branch {blocker} is in its way (git keeps no branch "
+            f"beside a folder of branches of the same name); rename it (`git branch -m "
+            f"{blocker} {blocker}-old`) and run this again"
+        )
     return move_ref(store, f"refs/heads/{name}".encode(), None, commit)
+
+
+def _in_the_way(store: Store, name: str) -> str | None:
+    """A branch named by a folder of `name`, or one inside the folder `name` would be."""
+    refs = store.repo.refs
+    above = [name[:end] for end in _slashes(name, 0)]
+    found = next((a for a in above if Ref(b"refs/heads/" + a.encode()) in refs), None)
+    below = sorted(refs.keys(base=Ref(f"refs/heads/{name}/".encode())))
+    return found or (f"{name}/{below[0].decode()}" if below else None)
 
 
 def advance_branch(store: Store, branch: str, old: CommitId, new: CommitId, why: str) -> bool:
