@@ -84,9 +84,8 @@ def start(work: Callable[[], bytes]) -> Child:
 
 
 def _ends_with(parent: int) -> None:
-    """End this child as soon as `parent` is gone (SIGKILL, the OOM killer): it would run
-    its work on, holding every flock the fork shared with it (the pass lock: the next pass
-    was told another was running) and writing caches for a command that is over."""
+    """End this child once `parent` is gone (SIGKILL, the OOM killer): it ran its work on,
+    holding the flocks the fork shared (the pass lock) and writing caches for no command."""
     import threading
     import time
 

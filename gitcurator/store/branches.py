@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from dulwich.refs import Ref
 
 from gitcurator.errors import StoreError
+from gitcurator.store.branch_clash import refuse_clash, with_folders
 from gitcurator.store.checkout import sync_worktree
 from gitcurator.store.commits import CommitId, TreeId, commit_tree_of, write_commit
 from gitcurator.store.interrupts import interrupts_deferred
@@ -33,14 +34,8 @@ def branch_names(store: Store, prefix: str) -> list[str]:
 
 
 def taken_names(store: Store, prefix: str) -> set[str]:
-    """The branch names starting with `prefix` and each folder they are in: git keeps no
-    `curator/<id>` beside `curator/<id>/mine`, so that name is taken too."""
-    names = branch_names(store, prefix)
-    return {n[:end] for n in names for end in [len(n), *_slashes(n, len(prefix))]}
-
-
-def _slashes(name: str, start: int) -> list[int]:
-    return [i for i, c in enumerate(name) if c == "/" and i >= start]
+    """Branch names starting with `prefix`, and their folders (branch_clash.with_folders)."""
+    return with_folders(branch_names(store, prefix), prefix)
 
 
 def branch_locked(store: Store, name: str) -> bool:
@@ -51,26 +46,10 @@ def branch_locked(store: Store, name: str) -> bool:
 
 
 def create_branch(store: Store, name: str, commit: CommitId) -> bool:
-    """Create refs/heads/<name> at `commit` only if it does not exist yet; StoreError naming
-    a branch in its way (`curator` for `curator/x`: loose, dulwich raised NotADirectoryError;
-    packed, it made `curator/x` beside it, a pair git never makes)."""
-    blocker = _in_the_way(store, name)
-    if blocker is not None:
-        raise StoreError(
-            f"cannot create branch {name}: branch {blocker} is in its way (git keeps no branch "
-            f"beside a folder of branches of the same name); rename it (`git branch -m "
-            f"{blocker} {blocker}-old`) and run this again"
-        )
+    """Create refs/heads/<name> at `commit` only if it does not exist yet (StoreError naming
+    a branch in its way: branch_clash)."""
+    refuse_clash(store, name)
     return move_ref(store, f"refs/heads/{name}".encode(), None, commit)
-
-
-def _in_the_way(store: Store, name: str) -> str | None:
-    """A branch named by a folder of `name`, or one inside the folder `name` would be."""
-    refs = store.repo.refs
-    above = [name[:end] for end in _slashes(name, 0)]
-    found = next((a for a in above if Ref(b"refs/heads/" + a.encode()) in refs), None)
-    below = sorted(refs.keys(base=Ref(f"refs/heads/{name}/".encode())))
-    return found or (f"{name}/{below[0].decode()}" if below else None)
 
 
 def advance_branch(store: Store, branch: str, old: CommitId, new: CommitId, why: str) -> bool:
