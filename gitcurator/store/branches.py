@@ -39,10 +39,11 @@ def taken_names(store: Store, prefix: str) -> set[str]:
 
 
 def branch_locked(store: Store, name: str) -> bool:
-    """Whether refs/heads/<name>.lock exists: a writer is creating that branch, or one killed
-    while it did left the lock (create_branch would fail on it either way)."""
-    lock = os.path.join(store.repo.commondir(), "refs", "heads", *name.split("/"))
-    return os.path.lexists(lock + ".lock")
+    """Whether refs/heads/<name>.lock exists (a writer is creating that branch, or one killed
+    while it did left the lock), or a folder is where its ref would go: create_branch would
+    fail on either (git removes an empty one; dulwich cannot rename onto it)."""
+    ref = os.path.join(store.repo.commondir(), "refs", "heads", *name.split("/"))
+    return os.path.lexists(ref + ".lock") or os.path.isdir(ref)
 
 
 def create_branch(store: Store, name: str, commit: CommitId) -> bool:

@@ -44,6 +44,11 @@ def test_a_run_id_with_branches_under_it_is_taken(repo: Path) -> None:
     git("branch", "curator/20260601-000000/mine", cwd=repo)
     with open_repo(repo) as opened:
         assert free_run_id(opened.store, NOW) == "20260601-000000-2"
+    # An empty folder left where the branch's ref would go: dulwich cannot rename onto it.
+    git("branch", "-D", "curator/20260601-000000/mine", cwd=repo)
+    (repo / ".git" / "refs" / "heads" / "curator" / "20260601-000000").mkdir(parents=True)
+    with open_repo(repo) as opened:
+        assert free_run_id(opened.store, NOW) == "20260601-000000-2"
 
 
 def test_a_branch_named_curator_stops_the_pass_naming_it(agent_repo: Path) -> None:
