@@ -64,6 +64,7 @@ class Child:
 def start(work: Callable[[], bytes]) -> Child:
     """A child running `work`; call result() or stop() on it exactly once."""
     read_end, write_end = os.pipe()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # the child: never returns into the caller
         code = 1
@@ -71,6 +72,7 @@ def start(work: Callable[[], bytes]) -> Child:
             os.close(read_end)
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            _ends_with(parent)
             data = work()
             with os.fdopen(write_end, "wb") as out:
                 out.write(data)
@@ -79,6 +81,20 @@ def start(work: Callable[[], bytes]) -> Child:
             os._exit(code)
     os.close(write_end)
     return Child(pid, read_end)
+
+
+def _ends_with(parent: int) -> None:
+    """End this child once `parent` is gone (SIGKILL, the OOM killer): it ran its work on,
+    holding the flocks the fork shared (the pass lock) and writing caches for no command."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.05)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def another_core() -> bool:

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
-from gitcurator import forked
+from gitcurator import forked, locks
 
 
 def test_a_child_s_result_comes_back_and_it_is_reaped() -> None:
@@ -105,3 +109,35 @@ def test_no_work_beside_on_one_core_or_when_not_wanted(monkeypatch: pytest.Monke
     monkeypatch.setattr(forked.os, "cpu_count", lambda: 1)
     with forked.Beside(lambda: b"x") as beside:
         assert beside.child is None and beside.result() is None
+
+
+def test_a_child_ends_with_its_parent_and_lets_go_of_the_locks_it_shares(tmp_path: Path) -> None:
+    # A pass SIGKILLed (the OOM killer, kill -9) while its reference scan ran beside it: the
+    # orphaned child ran its work to the end holding the pass lock's flock (a fork shares
+    # it), so the next pass was told another was running, by a pid long dead.
+    script = (
+        "import sys, time\n"
+        "from pathlib import Path\n"
+        "from gitcurator import forked, locks\n"
+        "forked.os.cpu_count = lambda: 2\n"
+        "held = locks.pass_lock(Path(sys.argv[1]))\n"
+        "with held, forked.Beside(lambda: time.sleep(30) or b'') as b:\n"
+        "    print(b.child.pid if b.child else 0, flush=True)\n"
+        "    time.sleep(60)\n"
+    )
+    parent = subprocess.Popen(
+        [sys.executable, "-c", script, str(tmp_path)], stdout=subprocess.PIPE, text=True
+    )
+    assert parent.stdout is not None
+    child = int(parent.stdout.readline())
+    assert child
+    parent.kill()
+    parent.wait()
+    parent.stdout.close()
+    try:
+        with locks.pass_lock(tmp_path, wait_seconds=5):
+            pass
+    except locks.PassBusy:
+        # It ran on: alive, as the lock it holds says, so the pid is still its own to end.
+        os.kill(child, signal.SIGKILL)
+        raise

@@ -76,7 +76,7 @@ def _review_branch(
 ) -> Applied:
     store = repo.store
     # Two runs in one second: the second is <run-id>-2, as curator branches are.
-    taken = set(branches.branch_names(store, UPDATE_PREFIX))
+    taken = branches.taken_names(store, UPDATE_PREFIX)
     run_id = next(
         f"{run_id}-{n}" if n > 1 else run_id
         for n in range(1, len(taken) + 2)

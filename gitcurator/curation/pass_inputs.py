@@ -157,7 +157,7 @@ def free_run_id(store: Store, now: datetime) -> str:
     """`YYYYMMDD-HHMMSS` of `now`, suffixed -2, -3, ... while a curator branch has it (or its
     ref's lock exists: a pass killed while it created the branch leaves one)."""
     base = now.strftime("%Y%m%d-%H%M%S")
-    taken = set(branches.branch_names(store, BRANCH_PREFIX))
+    taken = branches.taken_names(store, BRANCH_PREFIX)
     run_id, n = base, 1
     while BRANCH_PREFIX + run_id in taken or branches.branch_locked(store, BRANCH_PREFIX + run_id):
         n += 1

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from dulwich.refs import Ref
 
 from gitcurator.errors import StoreError
+from gitcurator.store.branch_clash import refuse_clash, with_folders
 from gitcurator.store.checkout import sync_worktree
 from gitcurator.store.commits import CommitId, TreeId, commit_tree_of, write_commit
 from gitcurator.store.interrupts import interrupts_deferred
@@ -32,15 +33,23 @@ def branch_names(store: Store, prefix: str) -> list[str]:
     return sorted(prefix + n.decode() for n in names)
 
 
+def taken_names(store: Store, prefix: str) -> set[str]:
+    """Branch names starting with `prefix`, and their folders (branch_clash.with_folders)."""
+    return with_folders(branch_names(store, prefix), prefix)
+
+
 def branch_locked(store: Store, name: str) -> bool:
-    """Whether refs/heads/<name>.lock exists: a writer is creating that branch, or one killed
-    while it did left the lock (create_branch would fail on it either way)."""
-    lock = os.path.join(store.repo.commondir(), "refs", "heads", *name.split("/"))
-    return os.path.lexists(lock + ".lock")
+    """Whether refs/heads/<name>.lock exists (a writer is creating that branch, or one killed
+    while it did left the lock), or a folder is where its ref would go: create_branch would
+    fail on either (git removes an empty one; dulwich cannot rename onto it)."""
+    ref = os.path.join(store.repo.commondir(), "refs", "heads", *name.split("/"))
+    return os.path.lexists(ref + ".lock") or os.path.isdir(ref)
 
 
 def create_branch(store: Store, name: str, commit: CommitId) -> bool:
-    """Create refs/heads/<name> at `commit` only if it does not exist yet."""
+    """Create refs/heads/<name> at `commit` only if it does not exist yet (StoreError naming
+    a branch in its way: branch_clash)."""
+    refuse_clash(store, name)
     return move_ref(store, f"refs/heads/{name}".encode(), None, commit)
 
 

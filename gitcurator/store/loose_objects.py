@@ -34,8 +34,19 @@ def install(object_store: Any) -> None:
 
 def add_loose(object_store: DiskObjectStore, obj: ShaFile) -> None:
     """Write `obj` as a loose object unless it is there (then its mtime is freshened, as
-    dulwich does, so a concurrent `git gc` does not prune it before a ref holds it)."""
+    dulwich does, so a concurrent `git gc` does not prune it before a ref holds it); a
+    folder that takes no file (read-only, a file or a dangling link in its place, a full
+    disk) is a StoreError naming it."""
     path = object_store._get_shafile_path(obj.id)
+    try:
+        _write(object_store, obj, path)
+    except OSError as exc:
+        from gitcurator.store.pack_writer import unwritable  # an error's import
+
+        raise unwritable(os.path.dirname(path), exc) from None
+
+
+def _write(object_store: DiskObjectStore, obj: ShaFile, path: str) -> None:
     folder = os.path.dirname(path)
     try:
         os.utime(path, None)

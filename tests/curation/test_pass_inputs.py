@@ -38,6 +38,30 @@ def test_a_taken_run_id_gets_a_suffix(repo: Path) -> None:
         assert free_run_id(opened.store, NOW) == "20260601-000000-3"
 
 
+def test_a_run_id_with_branches_under_it_is_taken(repo: Path) -> None:
+    # git keeps no curator/<id> beside curator/<id>/mine: the pass said "appeared meanwhile;
+    # run again", which at one --now met the same branch for ever.
+    git("branch", "curator/20260601-000000/mine", cwd=repo)
+    with open_repo(repo) as opened:
+        assert free_run_id(opened.store, NOW) == "20260601-000000-2"
+    # An empty folder left where the branch's ref would go: dulwich cannot rename onto it.
+    git("branch", "-D", "curator/20260601-000000/mine", cwd=repo)
+    (repo / ".git" / "refs" / "heads" / "curator" / "20260601-000000").mkdir(parents=True)
+    with open_repo(repo) as opened:
+        assert free_run_id(opened.store, NOW) == "20260601-000000-2"
+
+
+def test_a_branch_named_curator_stops_the_pass_naming_it(agent_repo: Path) -> None:
+    # Its ref is a file where every curator/<id> needs a folder: exit 3 (NotADirectoryError).
+    git("branch", "curator", cwd=agent_repo)
+    main = git("rev-parse", "main", cwd=agent_repo).stdout
+    done = run_cli("run", "--now", "2030-01-01T00:00:00Z", "-C", str(agent_repo))
+    assert done.code == 1, done
+    assert "branch curator " in done.err and "`git branch -m curator " in done.err
+    assert git("branch", "--list", "curator/*", cwd=agent_repo).stdout == ""
+    assert git("rev-parse", "main", cwd=agent_repo).stdout == main
+
+
 def test_a_branch_without_commits_is_refused(tmp_path: Path) -> None:
     git("init", "-q", "-b", "main", cwd=tmp_path)
     with open_repo(tmp_path) as opened, pytest.raises(CuratorError, match="has no commits yet"):

@@ -85,3 +85,24 @@ def test_publish_fast_forwards_a_branch_that_is_not_checked_out(lib: Path, store
     assert done == branches.Published(ahead, checked_out=False)
     assert rev(lib, "curator/r1") == ahead
     assert branches.branch_names(store, "curator/") == ["curator/r1"]
+
+
+@pytest.mark.parametrize("packed", [False, True], ids=["loose", "packed"])
+def test_a_branch_in_the_way_of_a_new_one_is_named_and_nothing_is_created(
+    lib: Path, store: Store, packed: bool
+) -> None:
+    # A person's branch `curator` (or `update`): git keeps no `curator/x` beside it. Loose,
+    # dulwich raised NotADirectoryError (exit 3); packed, it made `curator/x` beside it, a
+    # pair git refuses to make and cannot keep together in packed-refs and the reflogs.
+    main = rev(lib, "main")
+    git("branch", "curator", cwd=lib)
+    git("branch", "mine/x/y", cwd=lib)
+    if packed:
+        git("pack-refs", "--all", cwd=lib)
+    for name, blocker in [("curator/20300101-000000", "curator"), ("mine/x", "mine/x/y")]:
+        with pytest.raises(StoreError, match=f"branch {blocker} ") as raised:
+            branches.create_branch(store, name, main)
+        assert "git branch -m" in str(raised.value)
+        shown = git("for-each-ref", "--format=%(refname)", cwd=lib).stdout.split()
+        assert f"refs/heads/{name}" not in shown
+    assert branches.create_branch(store, "mine/z", main)
