@@ -129,8 +129,9 @@ def test_a_fetch_of_a_thin_pack_from_git_daemon_resolves(
     finally:
         conn.close()
     tip = fetched.refs[NOTES_REF]
-    # A thin pack: far smaller than the notes, its bases taken from what we had.
-    assert 0 < fetched.pack_bytes < 20_000
+    # A thin pack: far smaller than the notes (2,000 records, 1.4 MB packed), its bases
+    # taken from what we had. git's own deltas vary run to run (20,220 bytes was seen).
+    assert 0 < fetched.pack_bytes < 40_000
     side = b"refs/notes/gitcurator-remotes/check"
     store.repo.refs[side] = tip
     theirs = read_notes(store, side)
