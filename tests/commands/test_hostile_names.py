@@ -145,15 +145,21 @@ def test_an_umbrella_rehomes_a_support_file_whose_name_is_not_utf8(tmp_path: Pat
     assert git("fsck", "--strict", cwd=root).returncode == 0
 
 
-def test_a_skill_folder_whose_name_is_not_utf8_is_kept_but_takes_no_record(
-    tmp_path: Path,
-) -> None:
+def _latin1_skill(tmp_path: Path) -> Path:
+    """A library whose skill folder `caf\\xe9` is named by a Latin-1 byte, not UTF-8."""
     root = tmp_path / "lib"
     write_skill(root, "plain")
     folder = os.fsencode(root) + b"/caf\xe9"
     os.makedirs(folder)
     with open(folder + b"/SKILL.md", "wb") as f:
         f.write(b"---\nname: cafe\ndescription: Use when a task needs cafe.\n---\n\n# cafe\n")
+    return root
+
+
+def test_a_skill_folder_whose_name_is_not_utf8_is_kept_but_takes_no_record(
+    tmp_path: Path,
+) -> None:
+    root = _latin1_skill(tmp_path)
     refused = run_cli("init", str(root))
     assert refused.code == 1
     assert "caf\\xe9/SKILL.md: error: Folder name 'caf\\xe9' is not UTF-8 text" in refused.err
@@ -175,26 +181,21 @@ def test_archive_and_restore_of_a_folder_whose_name_is_not_utf8_refuse_it_by_nam
     tmp_path: Path,
 ) -> None:
     # Their commit message names the skill, which UTF-8 cannot hold: exit 3 before, for both.
-    root = tmp_path / "lib"
-    write_skill(root, "plain")
-    folder = os.fsencode(root) + b"/caf\xe9"
-    os.makedirs(folder)
-    with open(folder + b"/SKILL.md", "wb") as f:
-        f.write(b"---\nname: cafe\ndescription: Use when a task needs cafe.\n---\n\n# cafe\n")
+    root = _latin1_skill(tmp_path)
     assert run_cli("init", "--no-verify", str(root)).code == 0
     by_folder = os.fsdecode(b"caf\xe9")
-    head = git("rev-parse", "HEAD", cwd=root).stdout
-    archived = run_cli("archive", by_folder, "-C", str(root))
-    assert archived.code == 1, archived
-    assert "caf\\xe9" in archived.err and "not UTF-8" in archived.err
-    _assert_safe(archived.err)
-    assert git("rev-parse", "HEAD", cwd=root).stdout == head
+
+    def refused(command: str) -> None:
+        head = git("rev-parse", "HEAD", cwd=root).stdout
+        result = run_cli(command, by_folder, "-C", str(root))
+        assert result.code == 1, result
+        assert "caf\\xe9" in result.err and "not UTF-8" in result.err
+        _assert_safe(result.err)
+        assert git("rev-parse", "HEAD", cwd=root).stdout == head
+
+    refused("archive")
     os.makedirs(os.fsencode(root) + b"/.archive")
     git("mv", by_folder, ".archive/", cwd=root)
     git("commit", "-qm", "archived by hand", cwd=root)
-    head = git("rev-parse", "HEAD", cwd=root).stdout
-    restored = run_cli("restore", by_folder, "-C", str(root))
-    assert restored.code == 1, restored
-    assert "caf\\xe9" in restored.err and "not UTF-8" in restored.err
-    assert git("rev-parse", "HEAD", cwd=root).stdout == head
+    refused("restore")
     assert b".archive/caf\xe9/SKILL.md" in _tracked(root)
