@@ -35,6 +35,17 @@ def _flush(repo: Path) -> ledger.FlushResult:
     return _on(repo, ledger.flush)
 
 
+def _cached_line(repo: Path, name: str) -> tuple[Path, str, str]:
+    """The records cache after a use of two skills is flushed and loaded: its path, its
+    text and `name`'s line in it."""
+    recording.record("use", ["pdf-extract", "docker-build"], repo=repo)
+    _flush(repo)
+    _loaded(repo)
+    path = repo / ".git" / "gitcurator" / RECORDS_CACHE
+    text = path.read_text()
+    return path, text, next(x for x in text.split("\n") if x.startswith(f'"{name}":'))
+
+
 def _cold(repo: Path) -> notes_records.Loaded:
     state = repo / ".git" / "gitcurator"
     (state / RECORDS_CACHE).unlink(missing_ok=True)
@@ -208,12 +219,7 @@ def test_a_count_edited_by_hand_under_the_same_notes_commit_never_reaches_the_no
 ) -> None:
     """The cache keeps its notes commit's key and its layout, one count changed: the digest
     no longer holds, so a load reads the notes and a flush does not write the edit into them."""
-    recording.record("use", ["pdf-extract", "docker-build"], repo=repo)
-    _flush(repo)
-    _loaded(repo)
-    path = repo / ".git" / "gitcurator" / RECORDS_CACHE
-    text = path.read_text()
-    line = next(x for x in text.split("\n") if x.startswith('"docker-build":'))
+    path, text, line = _cached_line(repo, "docker-build")
     assert '\\"use_count\\":1' in line
     path.write_text(text.replace(line, line.replace('\\"use_count\\":1', '\\"use_count\\":500')))
     assert _loaded(repo).records["docker-build"].use_count == 1
@@ -295,12 +301,7 @@ def test_a_damaged_line_cache_is_never_read_as_other_records(tmp_path: Path, dam
 def test_a_hand_joined_cache_line_loses_no_record_of_the_flushed_skill(repo: Path) -> None:
     """Two lines of the cache joined by hand (` , `: still JSON) hide the second record from
     a reader cutting the text at line ends: the flush must not start that skill afresh."""
-    recording.record("use", ["pdf-extract", "docker-build"], repo=repo)
-    _flush(repo)
-    _loaded(repo)
-    path = repo / ".git" / "gitcurator" / RECORDS_CACHE
-    text = path.read_text()
-    line = next(x for x in text.split("\n") if x.startswith('"pdf-extract":'))
+    path, text, line = _cached_line(repo, "pdf-extract")
     path.write_text(text.replace(",\n" + line, " , " + line, 1))
     assert json.loads(path.read_text()) == json.loads(text), "still the same JSON document"
     second = "pdf-extract"
