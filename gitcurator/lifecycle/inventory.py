@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 from datetime import UTC, datetime, timedelta
 from operator import attrgetter
 from typing import Any
 
 from gitcurator.config import CuratorPolicy
+from gitcurator.frozen_rows import frozen_row
 from gitcurator.lifecycle.rules import (
     ACTIVE,
     ARCHIVED,
@@ -28,7 +29,7 @@ from gitcurator.telemetry.records import Imported, UsageRecord
 from gitcurator.timeutil import latest, parse_time
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_row
 class SkillRow:
     name: str
     path: str
@@ -196,7 +197,7 @@ _MICROSECOND = timedelta(microseconds=1)
 _DAY_US = 86_400_000_000
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_row
 class _Usage:
     use_count: int
     view_count: int

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from gitcurator.config import CuratorPolicy
+from gitcurator.frozen_rows import frozen_row
 from gitcurator.timeutil import days_between, latest
 
 ACTIVE, STALE, ARCHIVED = "active", "stale", "archived"
@@ -57,7 +58,7 @@ def state_of(
     return STALE if idle is not None and idle > policy.stale_after_days else ACTIVE
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_row
 class SkillFacts:
     """What the planner knows of one live skill."""
 

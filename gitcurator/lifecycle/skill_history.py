@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from gitcurator.audit import trailers as trailer_keys
 from gitcurator.audit.trailers import trailers
+from gitcurator.frozen_rows import frozen_row
 from gitcurator.skills.document import (
     ARCHIVE_DIR,
     SKILL_FILE,
@@ -41,7 +42,7 @@ class CommitChanges:
     paths: tuple[str, ...]  # repo-relative; both sides of a move
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_row
 class SkillHistory:
     """What history says about one skill."""
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable, Collection, Iterator
-from dataclasses import dataclass
 
+from gitcurator.frozen_rows import frozen_row
 from gitcurator.references.related import RELATED, own_name_span, related_skills
 from gitcurator.skills.links import in_prose, prose_code_spans
 
@@ -49,7 +49,7 @@ _LONGEST = 200  # a code span longer than this names no skill
 _PREFIXED = ((_SKILL_PREFIX, SKILL_PREFIX, "skill:"), (_SLASH, SLASH, "/"), (_CODEX, CODEX, "$"))
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_row
 class Mention:
     """A skill named in a text: `start`..`end` is the name itself (for a link, the path of its
     destination), so a rewrite replaces exactly that."""

@@ -9,9 +9,9 @@ UTF-8 is skipped with a note. A skill's reference to itself is no reference.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TypeVar
 
+from gitcurator.frozen_rows import frozen_row
 from gitcurator.references.globs import matches_any
 from gitcurator.references.graph import Reference, ReferenceGraph, graph_of
 from gitcurator.references.links_into import FolderIndex, link_paths, link_target
@@ -28,7 +28,7 @@ RUNS_DIR = ".curator"
 Loader = Callable[[str], bytes | None]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_row
 class Source:
     """A file references are read from: a skill's Markdown or a reference file."""
 

@@ -6,8 +6,9 @@ import fnmatch
 import posixpath
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+from gitcurator.frozen_rows import frozen_row
 
 # Named here too, as every caller has always imported them (explicit re-exports).
 from gitcurator.skills.folder_names import SKILL_FILE as SKILL_FILE
@@ -62,7 +63,7 @@ _REFERENCE_WORDING = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_row
 class SkillDoc:
     """A parsed SKILL.md."""
 
@@ -161,7 +162,7 @@ def render_skill_md(frontmatter: dict[str, Any], body: str) -> str:
     return f"---\n{head}---\n{body.lstrip(chr(10))}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_row
 class SkillLocation:
     """Where a skill sits: `folder` is repo-relative (posix), `category` the folders above it."""
 

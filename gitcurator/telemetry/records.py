@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from gitcurator import schemas
+from gitcurator.frozen_rows import frozen_row
 from gitcurator.telemetry import sources
 from gitcurator.timeutil import latest
 
@@ -35,7 +36,7 @@ class Wanted:
     ids: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_row
 class HostCounters:
     use_count: int = 0
     view_count: int = 0
@@ -46,7 +47,7 @@ class HostCounters:
     wanted: Wanted | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_row
 class Stamped:
     """A value and when it was set (for last-writer-wins merges)."""
 
@@ -54,7 +55,7 @@ class Stamped:
     at: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_row
 class Imported:
     """History an importer brought that predates this repository's own commits."""
 
@@ -63,7 +64,7 @@ class Imported:
     last_patched_at: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_row
 class UsageRecord:
     skill: str
     origin: Stamped | None = None
