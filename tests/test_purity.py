@@ -35,7 +35,8 @@ PURE_PACKAGES = {
 PURE_MODULES = {
     "sync/notes_merge.py",
     "telemetry/records.py",
-    "telemetry/record_text.py",
+    "indented_json.py",
+    "frozen_rows.py",
     "telemetry/screen.py",
     "progress.py",
     "json_values.py",

@@ -9,6 +9,7 @@ from typing import Any
 
 from gitcurator import schemas
 from gitcurator.curation.pass_plan import PassPlan
+from gitcurator.indented_json import indented
 from gitcurator.lifecycle.report import run_doc, run_paths
 from gitcurator.lifecycle.report_markdown import report_markdown
 from gitcurator.lifecycle.restore_proposals import restored_counts
@@ -47,7 +48,7 @@ def report_files(doc: Mapping[str, Any]) -> dict[str, bytes]:
     # A folder name that is not UTF-8 is read with surrogateescape: REPORT.md gives it back
     # as the bytes git stores, run.json as JSON's escape (still JSON, read back the same).
     try:
-        json_text = (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode()
+        json_text = (indented(doc) + "\n").encode()
     except UnicodeEncodeError:
         json_text = (json.dumps(doc, indent=2) + "\n").encode()
     return {

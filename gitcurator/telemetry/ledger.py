@@ -11,6 +11,7 @@ from typing import Any
 
 from gitcurator.audit import trailers
 from gitcurator.errors import CuratorError
+from gitcurator.indented_json import indented
 from gitcurator.locks import notes_lock as lock_notes
 from gitcurator.statefiles import (
     JOURNAL,
@@ -29,7 +30,6 @@ from gitcurator.telemetry import journal, names_cache, names_index, records_cach
 from gitcurator.telemetry.events import Event
 from gitcurator.telemetry.fold import apply_events
 from gitcurator.telemetry.notes_records import Loaded, load_notes
-from gitcurator.telemetry.record_text import indented
 from gitcurator.telemetry.records import (
     UsageRecord,
     absorbed_of,

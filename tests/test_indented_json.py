@@ -1,4 +1,4 @@
-"""record_text.py: a record's note text is exactly what json.dumps(indent=2) writes."""
+"""indented_json: a note's text, or any plain document, is what json.dumps(indent=2) writes."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gitcurator.telemetry.record_text import indented
+from gitcurator.indented_json import indented
 
 _SCALARS = (
     st.none()
