@@ -36,8 +36,7 @@ def clash_of(store: Store, name: str) -> str | None:
 
 
 def in_the_way(clash: str, where: str = "") -> str:
-    """What is wrong with branch `clash` (on remote `where`) in the way of a new one, and
-    the fix: a new name outside the folder (`curator/x/mine-old` would still be in it)."""
+    """Why `clash` (on remote `where`) blocks a new branch; the fix renames it out of the folder."""
     there = f" on {where}" if where else ""
     return (
         f"branch {clash}{there} is in its way (git keeps no branch beside a folder of "

@@ -1,10 +1,7 @@
 """Loose objects read as git reads them: the whole zlib stream, and the size its header says.
-
-Blobs are read raw (store/objects.read_blob), not hashed again, so the checks git makes on
-every read are the ones left: dulwich's loose reader stops where the file does, so a file cut
-short (a full disk, a copy killed midway) read as the start of its blob, silently, and that
-start went into the worktree and the next commit. git says "loose object ... is corrupt".
-"""
+Blobs are read raw (store/objects.read_blob), not hashed again; dulwich's reader stops where the
+file does, so a file cut short read as the start of its blob, into the worktree and the next
+commit. git says "loose object ... is corrupt"."""
 
 from __future__ import annotations
 
@@ -20,8 +17,7 @@ _HEADER_MAX = 64  # "commit 18446744073709551615\0" and more
 
 
 def install(object_store: Any) -> None:
-    """Make `object_store` read its loose objects so (a store that is not a plain folder on
-    disk keeps dulwich's own reader)."""
+    """Make `object_store` read loose objects so (one not a plain folder keeps dulwich's)."""
     if type(object_store) is not DiskObjectStore:
         return
     dulwich_reader = object_store._get_loose_object
@@ -37,8 +33,7 @@ def install(object_store: Any) -> None:
             return None
         if len(data) < 2 or (data[0] & 0x8F) != 0x08 or int.from_bytes(data[:2]) % 31:
             return dulwich_reader(hex_sha)  # not a zlib stream: dulwich says what it is
-        limit = object_store.loose_object_size_limit
-        kind, content = _inflated(data, limit, hex_sha.decode(), path)
+        kind, content = _inflated(data, object_store.loose_object_size_limit, hex_sha, path)
         return ShaFile.from_raw_string(
             kind, content, sha=hex_sha, object_format=object_store.object_format
         )
@@ -46,8 +41,9 @@ def install(object_store: Any) -> None:
     object_store._get_loose_object = strict  # type: ignore[method-assign]
 
 
-def _inflated(data: bytes, limit: int, name: str, path: str) -> tuple[int, bytes]:
-    """The type number and content of loose object `name`, whose file holds `data`."""
+def _inflated(data: bytes, limit: int, sha: ObjectID, path: str) -> tuple[int, bytes]:
+    """The type number and content of loose object `sha`, whose file holds `data`."""
+    name = sha.decode()
     inflater = zlib.decompressobj()
     try:
         text = inflater.decompress(data, limit + _HEADER_MAX)

@@ -43,14 +43,13 @@ class ObjectBatch:
 
 
 def read_blob(store: Store, sha: ObjectID) -> bytes:
-    """The content of a stored blob (KeyError: not in the store).
+    """The content of a stored blob (KeyError: not in the store; StoreError: a tree or commit
+    where a file's blob should be, in a tree made by hand: git's checkout refuses it too).
 
     Read raw, as git reads an object: dulwich's `object_store[sha]` builds a Blob and hashes
-    it again to check its name, 0.25 s of a cold pass's 20,000 reads. A damaged object is
-    still caught (zlib checks every stream it inflates); one whose bytes were swapped for
-    other valid ones under its name is what `git fsck` finds, for git and for us alike.
-    A tree or commit where a file's blob should be (a tree made by hand) is a StoreError:
-    its bytes are no file's content (git's checkout refuses it too)."""
+    it again, 0.25 s of a cold pass's 20,000 reads. A damaged object is still caught (zlib
+    checks a pack's streams, store/loose_reader a loose file's end and size); bytes swapped
+    for other valid ones under its name are what `git fsck` finds, for git and us alike."""
     kind, data = store.repo.object_store.get_raw(sha)
     if kind != _BLOB:
         raise StoreError(

@@ -41,9 +41,8 @@ def branch_pushes(
 def blocked_pushes(
     store: Store, remote_refs: dict[bytes, ObjectID], seen: set[bytes], remote_name: str
 ) -> list[str]:
-    """A warning for each branch branch_pushes leaves out because a remote branch is in its
-    way (`curator` there, for `curator/x`): sent, it failed the whole push, the notes' too
-    (a path remote: "Not a directory"), on every sync."""
+    """A warning for each branch branch_pushes leaves out, a remote branch in its way (`curator`
+    for `curator/x`): sent, it failed the whole push, the notes' too, on every sync."""
     warnings = []
     for ref in sorted(local_refs(store, BRANCHES)):
         clash = None if ref in remote_refs or ref in seen else _remote_clash(ref, remote_refs)

@@ -208,9 +208,8 @@ def _lines(text: str) -> tuple[dict[str, Any], dict[str, str]] | None:
 
 
 def _escaped_names(items: list[str]) -> list[str] | None:
-    """Each line's name as JSON reads it, when some are written with escapes (every name
-    not ASCII is: the document is); None if a name is spelled otherwise than json.dumps
-    spells it (another spelling of a name: two lines JSON would read as one)."""
+    """Each line's name as JSON reads it (a name not ASCII is escaped); None if one is spelled
+    otherwise than json.dumps spells it (two spellings of one name: JSON reads one line)."""
     names = []
     for item in items:
         try:
