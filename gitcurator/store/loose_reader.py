@@ -13,8 +13,6 @@ from dulwich.objects import ObjectID, RawObjectID, ShaFile, object_class, sha_to
 
 from gitcurator.errors import StoreError
 
-_HEADER_MAX = 64  # "commit 18446744073709551615\0" and more
-
 
 def install(object_store: Any) -> None:
     """Make `object_store` read loose objects so (one not a plain folder keeps dulwich's)."""
@@ -43,10 +41,9 @@ def install(object_store: Any) -> None:
 
 def _inflated(data: bytes, limit: int, sha: ObjectID, path: str) -> tuple[int, bytes]:
     """The type number and content of loose object `sha`, whose file holds `data`."""
-    name = sha.decode()
-    inflater = zlib.decompressobj()
+    name, inflater = sha.decode(), zlib.decompressobj()
     try:
-        text = inflater.decompress(data, limit + _HEADER_MAX)
+        text = inflater.decompress(data, limit + 64)  # and its header, `blob 123\0`
     except zlib.error as exc:
         raise _damaged(name, path, f"does not inflate ({exc})") from None
     head, nul, content = text.partition(b"\0")
@@ -54,8 +51,11 @@ def _inflated(data: bytes, limit: int, sha: ObjectID, path: str) -> tuple[int, b
     cls = object_class(kind_name) if nul and size.isdigit() else None
     if cls is None:
         raise _damaged(name, path, "has no object header")
-    if inflater.unconsumed_tail:
-        raise _damaged(name, path, f"holds more than the {limit} bytes a loose object may")
+    if inflater.unconsumed_tail:  # dulwich's bound (git's core.bigFileThreshold), not damage
+        raise StoreError(
+            f"object {name} is over {limit} bytes, too big to read loose: pack it "
+            "(`git repack -d`) and run this again"
+        )
     if not inflater.eof or inflater.unused_data:
         raise _damaged(name, path, "is cut short" if not inflater.eof else "runs on past it")
     if len(content) != int(size):

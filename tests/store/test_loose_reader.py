@@ -78,3 +78,13 @@ def test_restoring_a_skill_whose_blob_is_cut_short_writes_no_part_of_it(repo: Pa
     assert f"object {sha} is damaged" in done.err
     assert not skill_md.exists()
     assert git("rev-parse", "HEAD", cwd=repo).stdout == head
+
+
+def test_a_loose_object_over_the_size_bound_is_named_as_too_big_not_damaged(
+    lib: Path, store: Store
+) -> None:
+    sha, _ = _loose_blob(lib, DATA)
+    store.repo.object_store.loose_object_size_limit = 10
+    with pytest.raises(StoreError, match=f"object {sha.decode()} is over 10 bytes") as raised:
+        store.read_blob(sha)
+    assert "damaged" not in str(raised.value) and "git repack" in str(raised.value)
