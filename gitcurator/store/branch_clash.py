@@ -24,18 +24,29 @@ def _ends_at(name: str, i: int) -> bool:
     return i == len(name) or name[i] == "/"
 
 
-def refuse_clash(store: Store, name: str) -> None:
-    """StoreError naming a branch in the way of a new branch `name`: one a folder of `name`
-    names (`curator` for `curator/x`: loose, dulwich raised NotADirectoryError; packed, it
-    made `curator/x` beside it), or one inside the folder `name` would be."""
+def clash_of(store: Store, name: str) -> str | None:
+    """The branch in the way of a new branch `name`: one a folder of `name` names (`curator`
+    for `curator/x`: loose, dulwich raised NotADirectoryError; packed, it made `curator/x`
+    beside it), or one inside the folder `name` would be; None if none is."""
     refs = store.repo.refs
     above = (name[:i] for i, c in enumerate(name) if c == "/")
     below = sorted(refs.keys(base=Ref(f"refs/heads/{name}/".encode())))
     clash = next((a for a in above if Ref(f"refs/heads/{a}".encode()) in refs), None)
-    clash = clash or (f"{name}/{below[0].decode()}" if below else None)
+    return clash or (f"{name}/{below[0].decode()}" if below else None)
+
+
+def in_the_way(clash: str, where: str = "") -> str:
+    """Why `clash` (on remote `where`) blocks a new branch; the fix renames it out of the folder."""
+    there = f" on {where}" if where else ""
+    return (
+        f"branch {clash}{there} is in its way (git keeps no branch beside a folder of "
+        f"branches of that name); rename it (`git branch -m {clash} "
+        f"{clash.replace('/', '-')}-old`{' there' if where else ''}) and run this again"
+    )
+
+
+def refuse_clash(store: Store, name: str) -> None:
+    """StoreError naming a branch in the way of a new branch `name` (clash_of)."""
+    clash = clash_of(store, name)
     if clash is not None:
-        raise StoreError(
-            f"cannot create branch {name}: branch {clash} is in its way (git keeps no branch "
-            f"beside a folder of branches of that name); rename it (`git branch -m {clash} "
-            f"{clash}-old`) and run this again"
-        )
+        raise StoreError(f"cannot create branch {name}: {in_the_way(clash)}")

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from dulwich.objects import ObjectID, ShaFile
 
+from gitcurator.errors import StoreError
 from gitcurator.skills.files import MAX_LOADED_BYTES, FileEntry
 from gitcurator.store.pack_writer import write_pack
 from gitcurator.store.stale_locks import clears_stale_object_locks
@@ -18,6 +19,8 @@ EXEC_MODE = 0o100755
 LINK_MODE = 0o120000
 GITLINK_MODE = 0o160000  # a submodule
 TREE_MODE = 0o040000
+_BLOB = 3  # git's type numbers
+_KINDS = {1: "commit", 2: "tree", 4: "tag"}
 
 
 class ObjectBatch:
@@ -40,13 +43,21 @@ class ObjectBatch:
 
 
 def read_blob(store: Store, sha: ObjectID) -> bytes:
-    """The content of a stored blob (KeyError: not in the store).
+    """The content of a stored blob (KeyError: not in the store; StoreError: a tree or commit
+    where a file's blob should be, in a tree made by hand: git's checkout refuses it too).
 
     Read raw, as git reads an object: dulwich's `object_store[sha]` builds a Blob and hashes
-    it again to check its name, 0.25 s of a cold pass's 20,000 reads. A damaged object is
-    still caught (zlib checks every stream it inflates); one whose bytes were swapped for
-    other valid ones under its name is what `git fsck` finds, for git and for us alike."""
-    return bytes(store.repo.object_store.get_raw(sha)[1])
+    it again, 0.25 s of a cold pass's 20,000 reads. A damaged object is still caught (zlib
+    checks a pack's streams, store/loose_reader a loose file's end and size); bytes swapped
+    for other valid ones under its name are what `git fsck` finds, for git and us alike."""
+    kind, data = store.repo.object_store.get_raw(sha)
+    if kind != _BLOB:
+        raise StoreError(
+            f"object {sha.decode(errors='replace')} is a {_KINDS.get(kind, 'damaged object')} "
+            "where a file's content (a blob) should be: a tree naming it as a file was made "
+            "by hand, or is damaged (`git fsck` names it)"
+        )
+    return bytes(data)
 
 
 def file_entry(path: str, data: bytes, mode: int) -> FileEntry:

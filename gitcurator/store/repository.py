@@ -22,7 +22,7 @@ from dulwich.repo import Repo
 from gitcurator.errors import NotARepository, StoreError
 from gitcurator.progress import NO_PROGRESS, Progress
 from gitcurator.statefiles import state_folder
-from gitcurator.store import loose_objects, pack_reader
+from gitcurator.store import loose_objects, loose_reader, pack_reader
 from gitcurator.store.signature import Signature
 
 if TYPE_CHECKING:
@@ -55,6 +55,7 @@ class Store:
         self.signature = signature
         self._packs = pack_reader.install(repo.object_store)
         loose_objects.install(repo.object_store)
+        loose_reader.install(repo.object_store)
 
     def __enter__(self) -> Store:
         return self

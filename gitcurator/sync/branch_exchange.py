@@ -12,6 +12,7 @@ import contextlib
 from gitcurator.audit.trailers import BRANCH_PREFIX
 from gitcurator.errors import CuratorError
 from gitcurator.store import ObjectID, Store
+from gitcurator.store.branch_clash import clash_of, in_the_way
 from gitcurator.store.refs import delete_ref, local_refs, move_ref, ref_value, set_ref
 from gitcurator.store.remote import Remote
 
@@ -33,8 +34,30 @@ def branch_pushes(
     return {
         ref: (None, sha)
         for ref, sha in local_refs(store, BRANCHES).items()
-        if ref not in remote_refs and ref not in seen
+        if ref not in remote_refs and ref not in seen and _remote_clash(ref, remote_refs) is None
     }
+
+
+def blocked_pushes(
+    store: Store, remote_refs: dict[bytes, ObjectID], seen: set[bytes], remote_name: str
+) -> list[str]:
+    """A warning for each branch branch_pushes leaves out, a remote branch in its way (`curator`
+    for `curator/x`): sent, it failed the whole push, the notes' too, on every sync."""
+    warnings = []
+    for ref in sorted(local_refs(store, BRANCHES)):
+        clash = None if ref in remote_refs or ref in seen else _remote_clash(ref, remote_refs)
+        if clash is not None:
+            name, there = ref[len(_HEADS) :].decode(), clash[len(_HEADS) :].decode()
+            warnings.append(f"{name} was not pushed: {in_the_way(there, remote_name)}")
+    return warnings
+
+
+def _remote_clash(ref: bytes, remote_refs: dict[bytes, ObjectID]) -> bytes | None:
+    """The remote's ref that a folder of `ref` names, or one inside the folder `ref` would be."""
+    parts = ref.split(b"/")
+    above = (b"/".join(parts[:i]) for i in range(3, len(parts)))  # past refs/heads/
+    clash = next((a for a in above if a in remote_refs), None)
+    return clash or next((r for r in sorted(remote_refs) if r.startswith(ref + b"/")), None)
 
 
 def fetch_branches(
@@ -55,7 +78,10 @@ def fetch_branches(
         if mine is None:
             if ref in seen:
                 continue  # deleted here after the last sync: the person's decision stands
-            if move_ref(store, ref, None, sha):
+            clash = clash_of(store, name)  # a person's branch `curator`: exit 3 here
+            if clash is not None:
+                warnings.append(f"{name} could not be created here: {in_the_way(clash)}")
+            elif move_ref(store, ref, None, sha):
                 created.append(name)
             else:
                 warnings.append(

@@ -25,6 +25,7 @@ from gitcurator.store.remote import Remote, RemoteError, resolve_remote
 from gitcurator.store.transport import Connection
 from gitcurator.sync.branch_exchange import (
     BRANCHES,
+    blocked_pushes,
     branch_pushes,
     fetch_branches,
     remember_branches,
@@ -162,6 +163,8 @@ def _exchange(
         step = merge_into_local(store, remote, remote_tip)
         _note_merge(result, step)
         updates = branch_pushes(store, fetched.refs, seen)
+        if attempt == 1:
+            result.warnings += blocked_pushes(store, fetched.refs, seen, remote.shown)
         if step.tip is not None and step.tip != remote_tip:
             updates[NOTES_REF] = (remote_tip, step.tip)
         if not updates:

@@ -161,8 +161,9 @@ def read_subset(path: Path, notes: str | None, names: Iterable[str]) -> Subset |
 
 def _from_item(name: str, item: str) -> UsageRecord:
     """The record on a cache's line (ValueError...: not a whole line for `name`)."""
-    start = len(name) + 4  # past `"name":"`
-    if not item.startswith(f'"{name}":"'):
+    opening = encode_basestring_ascii(name) + ':"'  # `"name":"`, as json.dumps spells it
+    start = len(opening)
+    if not item.startswith(opening):
         raise ValueError(f"not the line of {name}")
     text, end = scanstring(item, start)  # the C scanner json.loads runs for a string
     if end != len(item):
@@ -180,7 +181,7 @@ def cached_record(name: str, text: object) -> UsageRecord:
 
 def _lines(text: str) -> tuple[dict[str, Any], dict[str, str]] | None:
     """The head (every field but the records) and each record's line of a cache laid out as
-    `document` writes it; None for any other text (it is parsed whole)."""
+    `document` writes it; None for any other text."""
     end = text.find("\n")
     if end < 0 or not text.startswith(_HEAD_END, end - len(_HEAD_END)) or text[-3:] != "}}\n":
         return None
@@ -197,13 +198,28 @@ def _lines(text: str) -> tuple[dict[str, Any], dict[str, str]] | None:
     if body and not _one_pair_a_line(body, len(items)):
         return None  # two records on a line, or one JSON reads otherwise
     # Each line's name, cut at its first `":"`: exact for a name JSON writes plainly (no
-    # quote, no backslash); any other (an escape: another spelling of the name) and the
-    # document is parsed whole. A line whose record is used is checked in full when read.
-    names = [item[1 : item.find('":"')] for item in items]
-    joined = "".join(names)
-    if '"' in joined or "\\" in joined:
-        return None
-    return head, dict(zip(names, items, strict=True))
+    # quote, no backslash); any other is read as JSON reads it, and refused unless spelled
+    # as json.dumps spells it. A line whose record is used is checked in full when read.
+    cut = [item[1 : item.find('":"')] for item in items]
+    joined = "".join(cut)
+    plain = '"' not in joined and "\\" not in joined
+    names = cut if plain else _escaped_names(items)  # a name not ASCII: `caf\u00e9`
+    return None if names is None else (head, dict(zip(names, items, strict=True)))
+
+
+def _escaped_names(items: list[str]) -> list[str] | None:
+    """Each line's name as JSON reads it (a name not ASCII is escaped); None if one is spelled
+    otherwise than json.dumps spells it (two spellings of one name: JSON reads one line)."""
+    names = []
+    for item in items:
+        try:
+            name = scanstring(item, 1)[0]
+        except ValueError:
+            return None
+        if not item.startswith(encode_basestring_ascii(name) + ':"'):
+            return None
+        names.append(name)
+    return names if len(set(names)) == len(names) else None
 
 
 def _one_pair_a_line(body: str, count: int) -> bool:

@@ -241,6 +241,45 @@ def test_a_moved_cache_keeps_the_untouched_lines_and_reads_as_a_fresh_one(tmp_pa
     assert path.read_text() == records_cache.document("def", texts, ["q"], {})
 
 
+@pytest.mark.parametrize("name", ["caf\u00e9", "a\udce9b", "\u65e5\u672c"])
+def test_a_cache_with_a_name_not_ascii_is_read_by_line_and_moved(tmp_path: Path, name: str) -> None:
+    """The document spells such a name with escapes (`caf\\u00e9`): a flush still reads
+    the cache by line (it read every record again, and the next cache the same way)."""
+    texts = {**_texts(2), name: records_cache.cache_text(_record(name, 7))}
+    path = tmp_path / "cache.json"
+    path.write_text(records_cache.document("abc", texts, [], {}))
+    subset = records_cache.read_subset(path, "abc", [name, "skill-1"])
+    assert subset is not None
+    assert subset.records == {name: _record(name, 7), "skill-1": _record("skill-1", 1)}
+    records_cache.write_moved(path, subset, "def", {name: _record(name, 8)}, [], {})
+    texts[name] = records_cache.cache_text(_record(name, 8))
+    assert path.read_text() == records_cache.document("def", texts, [], {})
+    again = records_cache.read_subset(path, "def", [name])
+    assert again is not None and again.records == {name: _record(name, 8)}
+
+
+def test_a_name_spelled_otherwise_under_a_right_digest_is_not_read_by_line(
+    tmp_path: Path,
+) -> None:
+    """`skill\\u002d0` is skill-0 to JSON: beside skill-0's own line, the two are one record
+    (JSON keeps the last), so a reader by line must not take either for it."""
+    texts = _texts(3)
+    good = records_cache.document("abc", texts, [], {})
+    body = good.split("\n", 1)[1]
+    line = next(x for x in body.split("\n") if x.startswith('"skill-1":'))
+    other = '"skill\\u002d0":' + json.dumps(records_cache.cache_text(_record("skill-0", 50)))
+    forged = body.replace(line.rstrip(","), other)
+    rest = good[good.index('"problems"') :].replace(body, forged)
+    path = tmp_path / "cache.json"
+    path.write_text(f'{{"notes":"abc","sha1":"{hashlib.sha1(rest.encode()).hexdigest()}",{rest}')
+    whole = json.loads(path.read_text())["records"]
+    assert records_cache.from_cache_text(whole["skill-0"]).use_count == 50
+    assert records_cache.read_whole(path, "abc") is not None, "the digest holds"
+    got = records_cache.read_subset(path, "abc", ["skill-0"])
+    if got is not None:  # only ever what the JSON itself says
+        assert got.records == {"skill-0": _record("skill-0", 50)}
+
+
 @pytest.mark.parametrize(
     "damage",
     [
