@@ -8,7 +8,7 @@ from typing import Any
 from gitcurator.errors import UsageError
 from gitcurator.library import open_store
 from gitcurator.output import Result
-from gitcurator.render import name_arg, plural, utf8_text
+from gitcurator.render import name_arg, one_line, plural, utf8_text
 from gitcurator.search.index_cache import library_index
 from gitcurator.search.ranking import Hit
 from gitcurator.umbrella.model_errors import shorten
@@ -97,11 +97,12 @@ def _hit_doc(hit: Hit) -> dict[str, Any]:
 
 
 def _text(hits: list[Hit]) -> str:
-    width = max(len(h.name) for h in hits)
+    shown = [one_line(h.name) for h in hits]  # as printed: `\xe9` is 4 wide, not 1
+    width = max(map(len, shown))
     lines = []
-    for h in hits:
+    for h, name in zip(hits, shown, strict=True):
         about = h.description.splitlines()[0] if h.description.strip() else "(no description)"
-        lines.append(f"{h.score:.3f}  {h.name.ljust(width)}  {about[:100]}")
+        lines.append(f"{h.score:.3f}  {name.ljust(width)}  {about[:100]}")
         if h.archived:
             lines.append(f"       archived at {h.folder}; {_restore_hint(h)}")
     return "\n".join(lines)

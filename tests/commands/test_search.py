@@ -221,3 +221,16 @@ def test_an_archived_folder_whose_name_is_not_utf8_gets_no_unrunnable_restore(
     assert text.code == 0, text
     assert "not UTF-8: rename it with `git mv`, then restore it" in text.out
     assert "gitcurator restore caf" not in text.out
+
+
+def test_the_hits_line_up_a_name_shown_escaped() -> None:
+    from gitcurator.commands.search import _text
+    from gitcurator.search.ranking import Hit
+
+    hits = [
+        Hit("caf\udce9", "caf\udce9", "Brew.", 0.5),
+        Hit("pdf-merge", "pdf-merge", "Merge.", 0.4),
+    ]
+    first, second = _text(hits).splitlines()
+    assert first == "0.500  caf\\xe9    Brew."
+    assert first.index("Brew.") == second.index("Merge.")
