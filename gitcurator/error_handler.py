@@ -82,7 +82,24 @@ def _code_of(command: Callable[[], int]) -> int:
         )
         return EXIT_FAILURE
     except Exception as exc:
-        return _internal(exc)
+        if _caused_by_interrupt(exc) or not _damaged_store(exc):
+            return _internal(exc)
+        print(
+            error_line(
+                f"this repository's object store is damaged ({type(exc).__name__}: {exc}), so "
+                "the command stopped; `git fsck` names the damaged objects: fetch them "
+                "again from a clone or remote, or restore the repository "
+                "from a copy"
+            ),
+            file=sys.stderr,
+        )
+        return EXIT_FAILURE
+
+
+def _damaged_store(exc: Exception) -> bool:
+    from gitcurator.store.damage import DAMAGED_STORE  # an error's import: dulwich is in store
+
+    return isinstance(exc, DAMAGED_STORE)
 
 
 def _missing_object(exc: KeyError) -> str | None:
