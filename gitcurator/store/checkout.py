@@ -33,6 +33,14 @@ def sync_worktree(store: Store, old_tree: ObjectID, new_tree: ObjectID) -> None:
     # before a single file moves rather than leave the work tree on one tree, the index on
     # the other.
     refuse_if_locked(Path(os.fsdecode(index.path)))
+    # Every new file read before any old one goes: a blob that cannot be read (a damaged
+    # store) stops the move with the work tree untouched, where its file there may be the
+    # only sound copy left. What changed is held at once: the files of the moved skills.
+    contents = {
+        path: read_blob(store, new[0])
+        for path, (_, new) in diff.files.items()
+        if new is not None and new[1] != GITLINK_MODE
+    }
     emptied: set[str] = set()
     for path, (_, new) in diff.files.items():
         if new is None:
@@ -47,17 +55,16 @@ def sync_worktree(store: Store, old_tree: ObjectID, new_tree: ObjectID) -> None:
             os.rmdir(store.root / folder)
     for path, (_, new) in sorted(diff.files.items()):
         if new is not None:
-            st = _write_file(store, store.root / path, *new)
+            st = _write_file(store.root / path, *new, contents.get(path, b""))
             index[git_path(path)] = index_entry_from_stat(st, *new)
     write_cached_index(store, index)
 
 
-def _write_file(store: Store, full: Path, sha: ObjectID, mode: int) -> os.stat_result:
+def _write_file(full: Path, sha: ObjectID, mode: int, data: bytes) -> os.stat_result:
     full.parent.mkdir(parents=True, exist_ok=True)
     if mode == GITLINK_MODE:  # a submodule: git leaves an empty folder until it is initialised
         full.mkdir(exist_ok=True)
         return os.lstat(full)
-    data = read_blob(store, sha)
     # Written beside and renamed over: a kill never leaves half a file. Named by the blob, not
     # the file: a name near the file system's 255-byte limit leaves no room for a suffix.
     tmp = full.with_name(f".{sha.decode()[:16]}.gitcurator-tmp")

@@ -73,11 +73,16 @@ def test_restoring_a_skill_whose_blob_is_cut_short_writes_no_part_of_it(repo: Pa
     loose.chmod(0o644)
     loose.write_bytes(loose.read_bytes()[:-8])
     head = git("rev-parse", "HEAD", cwd=repo).stdout
+    archived = repo / ".archive" / "pdf-extract" / "SKILL.md"
+    kept = archived.read_bytes()
     done = run_cli("restore", "pdf-extract", "-C", str(repo))
     assert done.code == 1, done
     assert f"object {sha} is damaged" in done.err
     assert not skill_md.exists()
     assert git("rev-parse", "HEAD", cwd=repo).stdout == head
+    # The work tree's copy, now the only sound one, is still there: the new files are all
+    # read before any old one is removed.
+    assert archived.read_bytes() == kept
 
 
 def test_a_loose_object_over_the_size_bound_is_named_as_too_big_not_damaged(
