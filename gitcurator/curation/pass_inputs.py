@@ -18,7 +18,7 @@ from gitcurator.curation import pass_records, rows_cache
 from gitcurator.curation.catalogue_cache import described_blobs, skill_md_blobs
 from gitcurator.curation.locations_cache import tree_locations
 from gitcurator.curation.pass_records import PassRecords
-from gitcurator.curation.reads_beside import CatalogueBeside, ScanBeside
+from gitcurator.curation.reads_beside import CatalogueBeside, ScanBeside, joined_candidates
 from gitcurator.curation.reference_cache import tree_references
 
 # skill_rows_at moved to curation.skill_rows; branch_verify still imports it from here
@@ -71,13 +71,16 @@ def load_pass(repo: SkillsRepo, now: datetime, progress: Progress = NO_PROGRESS)
     catalogue = skill_md_blobs(entries, config, locations)
     # Without caches (a fresh clone) the scan's reading of every file and the catalogue's
     # parsing of every SKILL.md run in children beside the records' load.
+    # The scan, the longest of the three, in two halves: on two cores the four processes
+    # then end together, where one scan child ran on alone after the rest.
     with (
-        ScanBeside(store, config, entries, locations) as scan,
+        ScanBeside(store, config, entries, locations, (0, 2)) as first,
+        ScanBeside(store, config, entries, locations, (1, 2)) as second,
         CatalogueBeside(store, catalogue) as beside,
     ):
         rows, facts = _rows_at_tip(repo, tip, entries, locations, now)
         described = beside.described()  # done meanwhile, by the time the rows are
-        seeded = scan.candidates()
+        seeded = joined_candidates(first, second)
     aliases = dict(facts.aliases)
     # Else the scan reads every SKILL.md the catalogue reads after it (when neither is
     # cached): each is loaded once for both.

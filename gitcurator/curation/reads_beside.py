@@ -26,18 +26,28 @@ _BESIDE_ABOVE = 5000  # files or skills: below this a child's start costs more t
 
 
 class ScanBeside(forked.Beside):
-    """The scan's reading of every file (1.3 s of a cold pass at 10,000 skills) done in a
-    child beside the caller's load, when no cache of candidates is kept yet and the tree is
-    big: the candidates are the same whatever the absorbed names, which the caller learns
-    only from the records it loads meanwhile."""
+    """The scan's reading of every file (1.3 s of a cold pass at 10,000 skills), or a share
+    of them, done in a child beside the caller's load, when no cache of candidates is kept
+    yet and the tree is big: the candidates are the same whatever the absorbed names, which
+    the caller learns only from the records it loads meanwhile."""
 
-    def __init__(self, store: Store, config: Config, entries: Entries, locations: Located) -> None:
+    def __init__(
+        self,
+        store: Store,
+        config: Config,
+        entries: Entries,
+        locations: Located,
+        share: tuple[int, int] = (0, 1),
+    ) -> None:
+        # share (k, n): every n-th file from the k-th. A file's candidates depend on it
+        # alone, so the shares of n children join into the whole scan's.
         def scanned() -> bytes:
             from gitcurator.references.scan import scan_entries
 
+            k, n = share
+            mine = {p: e for i, (p, e) in enumerate(entries.items()) if i % n == k}
             with store.reopened() as own:
-                globs = config.reference_files
-                _, fresh = scan_entries(entries, own.read_blob, locations, globs)
+                _, fresh = scan_entries(mine, own.read_blob, locations, config.reference_files)
             return pickle.dumps(fresh, pickle.HIGHEST_PROTOCOL)
 
         cold = not (store.state_dir() / REFERENCES_CACHE).exists()
@@ -47,6 +57,13 @@ class ScanBeside(forked.Beside):
         """The child's candidates by blob id (None when none ran or it failed)."""
         data = self.result()
         return None if data is None else pickle.loads(data)  # our own fork's, over a pipe
+
+
+def joined_candidates(*scans: ScanBeside) -> CandidateCache | None:
+    """The candidates the shares' children found, together (None when none did: a share
+    whose child failed is read by the caller, as any file not among them is)."""
+    found = [c for c in (scan.candidates() for scan in scans) if c is not None]
+    return {k: v for c in found for k, v in c.items()} if found else None
 
 
 class CatalogueBeside(forked.Beside):

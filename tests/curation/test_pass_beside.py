@@ -63,5 +63,23 @@ def test_a_cold_pass_beside_its_children_is_the_pass_alone(
     if children_fail:
         assert children == []  # each failed before its work: the pass did all of it itself
     else:
-        # Two passes, each with a scan and a catalogue read in children.
-        assert len(children) == 4 and len(set(children)) == 4
+        # Two passes, each with its scan's two halves and its catalogue read in children.
+        assert len(children) == 6 and len(set(children)) == 6
+
+
+class _Share:
+    def __init__(self, found: dict[str, list[tuple[str, str, int]] | str] | None) -> None:
+        self.found = found
+
+    def candidates(self) -> dict[str, list[tuple[str, str, int]] | str] | None:
+        return self.found
+
+
+def test_the_shares_candidates_join_and_a_failed_share_is_left_to_the_caller() -> None:
+    a = {"1" * 40: [("backticks", "pdf-extract", 3)]}
+    b = {"2" * 40: "a binary file"}
+    both = reads_beside.joined_candidates(_Share(a), _Share(b))  # type: ignore[arg-type]
+    assert both == {**a, **b}
+    # The half whose child failed is not among them: the caller reads those files itself.
+    assert reads_beside.joined_candidates(_Share(a), _Share(None)) == a  # type: ignore[arg-type]
+    assert reads_beside.joined_candidates(_Share(None), _Share(None)) is None  # type: ignore[arg-type]
