@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -12,28 +13,30 @@ from gitcurator.errors import StoreError
 from gitcurator.store import Store
 from gitcurator.store.source_fetch import store_blob
 
-DATA = b"a blob of its own\n"
 
-
-def _blob_folder(lib: Path, data: bytes) -> Path:
-    source = lib.parent / "data.txt"
-    source.write_bytes(data)
-    sha = git("hash-object", str(source), cwd=lib).stdout.strip()
-    return lib / ".git" / "objects" / sha[:2]
+def _blob_in_a_new_folder(lib: Path) -> tuple[bytes, Path]:
+    """A blob whose objects/xx folder the repository does not have yet (its commits' ids
+    move with the clock, so which folders exist does too), and that folder."""
+    for n in range(1000):
+        data = b"a blob of its own %d\n" % n
+        sha = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+        folder = lib / ".git" / "objects" / sha[:2]
+        if not folder.exists():
+            return data, folder
+    raise AssertionError("every object folder is taken")
 
 
 @pytest.mark.parametrize("blocker", ["file", "dangling-link"])
 def test_an_object_folder_that_takes_no_file_is_named(
     lib: Path, store: Store, blocker: str
 ) -> None:
-    folder = _blob_folder(lib, DATA)
-    assert not folder.exists()
+    data, folder = _blob_in_a_new_folder(lib)
     if blocker == "file":
         folder.write_bytes(b"")
     else:
         folder.symlink_to(lib.parent / "gone")
     with pytest.raises(StoreError, match="cannot write new objects into") as raised:
-        store_blob(store, DATA)
+        store_blob(store, data)
     assert str(folder) in str(raised.value)
 
 
