@@ -70,12 +70,12 @@ def main() -> None:
     # A command builds its data and ends: the cyclic collector's passes over the tens of
     # thousands of rows and records it keeps alive find next to nothing (under 700 objects
     # in a pass at 10,000 skills) and cost 10-25% of one; reference counting frees the
-    # rest, and one collection at the end the few cycles. The MCP server, the one process
-    # that lives on, turns the collector back on.
+    # rest, and exit_process's one collection the few cycles. The MCP server, the one
+    # process that lives on, turns the collector back on.
     gc.disable()
     stop_on_signals()
     try:
-        code = guarded(_command_collected)
+        code = guarded(_command)
     except KeyboardInterrupt:
         # A second Ctrl-C while the first was being reported: no call here, a third could
         # land in it.
@@ -97,16 +97,6 @@ def _closed_streams_to_devnull() -> None:
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - the process's own stdout now
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115
-
-
-def _command_collected() -> int:
-    """_command, then the cycles it left collected while Python is whole: their finalizers
-    (an unclosed transport's, say) would otherwise run at shutdown, after the import
-    machinery is gone, and print a traceback."""
-    try:
-        return _command()
-    finally:
-        gc.collect()
 
 
 def _command() -> int:
