@@ -9,7 +9,6 @@ through to the full click CLI, which gives the same results with the usual messa
 from __future__ import annotations
 
 import errno
-import gc
 import os
 import sys
 
@@ -67,12 +66,6 @@ def main() -> None:
         hook = parse_args(sys.argv[1:])
         if hook is not None:
             raise SystemExit(run(*hook))
-    # A command builds its data and ends: the cyclic collector's passes over the tens of
-    # thousands of rows and records it keeps alive find next to nothing (under 700 objects
-    # in a pass at 10,000 skills) and cost 10-25% of one; reference counting frees the
-    # rest, and exit_process's one collection the few cycles. The MCP server, the one
-    # process that lives on, turns the collector back on.
-    gc.disable()
     stop_on_signals()
     try:
         code = guarded(_command)

@@ -4,7 +4,6 @@ KeyboardInterrupt: Ctrl-C and SIGTERM stop a command the same way, with exit 130
 from __future__ import annotations
 
 import contextlib
-import gc
 import os
 import sys
 from collections.abc import Callable
@@ -182,11 +181,6 @@ def exit_process(code: int) -> NoReturn:
     itself with SIGINT at exit, ignoring the code, if a KeyboardInterrupt once escaped a
     string `exec` (dataclasses compiles its methods that way while modules are imported):
     running any string code resets that flag.
-
-    The cycles the command left (entry.main runs it with the collector off) are collected
-    here, with the code decided and no signal to land in it: their finalizers run while
-    Python is whole. At shutdown one would find the import machinery gone (an unclosed
-    dulwich Protocol's, after a failed fetch, printed an ImportError traceback).
     """
     stops = (signal.SIGINT, signal.SIGTERM)
     if hasattr(signal, "pthread_sigmask"):
@@ -194,7 +188,6 @@ def exit_process(code: int) -> NoReturn:
     for signum in stops:
         with contextlib.suppress(ValueError, OSError):
             signal.signal(signum, signal.SIG_IGN)
-    gc.collect()
     exec("")
     with contextlib.suppress(OSError, ValueError):
         sys.stdout.flush()

@@ -36,6 +36,7 @@ HOST_FILE = "host"  # this clone's host id in the usage records
 
 # Locks (flock; see gitcurator.locks).
 NOTES_LOCK = "notes.lock"  # every writer of the notes refs
+REF_WRITER = "ref-writer"  # the pid of the notes lock's holder while it moves a notes ref
 PASS_LOCK = "pass.lock"  # one curator pass at a time
 SCHEDULE_LOCK = "schedule.lock"  # a read and write of the schedule
 

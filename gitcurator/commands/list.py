@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gitcurator.collector import paused
 from gitcurator.output import JsonText, Result
 from gitcurator.render import one_line
 
@@ -26,6 +27,13 @@ def list_skills(
     start: Path, *, state: str | None, origin: str | None, now: str | None, as_json: bool = False
 ) -> Result:
     """The skills (filtered by state and origin) as JSON rows and, unless `as_json`, a table."""
+    with paused():  # a listing reads the library and nothing else (collector.py)
+        return _listed(start, state=state, origin=origin, now=now, as_json=as_json)
+
+
+def _listed(
+    start: Path, *, state: str | None, origin: str | None, now: str | None, as_json: bool
+) -> Result:
     seen = None
     if as_json and not state and not origin and now is None:
         from gitcurator.commands.list_quick import quick_list

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gitcurator import statefiles
+from gitcurator.collector import paused
 from gitcurator.curation.pass_apply import Applied, InterruptedAfterPublishing, apply_pass
 from gitcurator.curation.pass_catalogue import with_catalogue
 from gitcurator.curation.pass_inputs import load_pass
@@ -52,7 +53,8 @@ def run(
     with open_repo(start) as repo:
         client = _client(repo, consolidate)
         guard = statefiles.read_only() if dry_run else _locked(repo)
-        with guard, client or contextlib.nullcontext():
+        # Without a model the pass touches no network: the collector can wait (collector.py).
+        with guard, client or contextlib.nullcontext(), paused(client is None):
             inputs = load_pass(repo, moment, loading)
             plan = with_catalogue(plan_pass(inputs, client, progress), *counter)
             applied = None if dry_run else _apply(repo, plan)

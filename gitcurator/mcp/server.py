@@ -9,7 +9,6 @@ low-level server and the extension is advertised under the server's capabilities
 from __future__ import annotations
 
 import base64
-import gc
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -91,7 +90,6 @@ class _GetSkillParams(types.RequestParams):
 
 def serve(start: Path) -> None:
     """Serve the library holding `start` on stdin/stdout until the client closes stdin."""
-    gc.enable()  # entry.main turned it off for a short command; a server lives for hours
     with SkillService(start) as service:
         server = build_server(service)
         anyio.run(_run, server)
