@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parents[1]))
 from bench_validate_init import GITCURATOR, bench_env, timed, work_dir
 from figures import Figure, report, run_measured
+from growth_library import edit_skills
 from make_library import make_library
 
 CREATED = "2026-01-01T00:00:00Z"
@@ -77,9 +78,8 @@ def copy_of(state: Path, work: Path, name: str) -> Path:
 def edited(state: Path, work: Path, name: str, env: dict[str, str]) -> Path:
     """A copy of `state` after a plain `git commit` that appended a line to 10 skills."""
     target = copy_of(state, work, name)
-    for skill_md in sorted(target.glob("*/*/SKILL.md"))[:10]:
-        text = skill_md.read_text(encoding="utf-8")
-        skill_md.write_text(text + "Edited by hand.\n", encoding="utf-8")
+    folders = sorted(p.parent.relative_to(target).as_posix() for p in target.glob("*/*/SKILL.md"))
+    edit_skills(target, folders[:10], "Edited by hand.")
     timed(["git", "commit", "-qam", "edit 10 skills"], target, env)
     return target
 

@@ -57,7 +57,7 @@ def _spy(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[bool]:
 
 
 @pytest.mark.parametrize("dry_run", [True, False])
-def test_a_pass_without_a_model_loads_plans_and_applies_with_the_collector_paused(
+def test_a_pass_without_a_model_loads_and_plans_with_the_collector_paused(
     agent_repo: Path, monkeypatch: pytest.MonkeyPatch, dry_run: bool
 ) -> None:
     from gitcurator.commands import run

@@ -23,8 +23,8 @@ from gitcurator.store.commits import make_commit
 from gitcurator.store.objects import FILE_MODE, TREE_MODE, ObjectBatch
 from gitcurator.store.paths import text_path
 from gitcurator.store.raw_pack import BLOB, RawBatch, object_id
-from gitcurator.store.ref_writer import moving_ref
-from gitcurator.store.refs import move_ref, ref_value
+from gitcurator.store.ref_writer import move_notes_ref
+from gitcurator.store.refs import ref_value
 
 if TYPE_CHECKING:
     from gitcurator.store.notes_tree import TreeReader
@@ -252,9 +252,7 @@ def write_notes(
     commit = make_commit(store, tree_id, parents, message)
     batch.add_object(commit)
     batch.store_in(store)
-    with moving_ref(store, ref):
-        moved = move_ref(store, ref, state.commit, commit.id)
-    if not moved:
+    if not move_notes_ref(store, ref, state.commit, commit.id):
         raise StoreError(f"{ref.decode()} moved while gitcurator was writing it; run it again")
     if trees is not None and trees.root and ref == NOTES_REF:
         from gitcurator.store.notes_tree_cache import keep as keep_trees

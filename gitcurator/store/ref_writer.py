@@ -7,49 +7,50 @@ person removed it. The mark (`statefiles.REF_WRITER`: the writer's pid and the r
 written before the move and removed after it, always under the notes lock, so a lock found
 with the mark of a process that is gone is that writer's and is removed. Any other lock (no
 mark, another ref's mark, a live pid) may be a live git's, and move_ref reports it as before.
+Every move of a notes ref goes through move_notes_ref.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from dulwich.objects import ObjectID
+
 from gitcurator.statefiles import REF_WRITER, read_regular, write_cache
+from gitcurator.store.refs import move_ref
 
 if TYPE_CHECKING:
     from gitcurator.store.repository import Store
 
 
-@contextlib.contextmanager
-def moving_ref(store: Store, ref: bytes) -> Iterator[None]:
-    """Around one move of `ref` by a holder of the notes lock: first the lock a killed
-    gitcurator left on it is removed, then this process is marked as its writer until the
-    block ends (a mark that cannot be written only leaves a later lock to a person)."""
+def move_notes_ref(store: Store, ref: bytes, old: ObjectID | None, new: ObjectID) -> bool:
+    """refs.move_ref of a notes `ref` by a holder of the notes lock: first the lock a killed
+    gitcurator left on it is removed, then this process is marked as its writer while it
+    moves the ref (a mark that cannot be written only leaves a later lock to a person)."""
     mark = store.state_dir() / REF_WRITER
     lock = Path(store.repo.commondir(), *(ref.decode() + ".lock").split("/"))
-    clear_left_lock(mark, lock, ref)
+    _clear_left_lock(mark, lock, ref)
     write_cache(mark, f"{os.getpid()} {ref.decode()}\n")
     try:
-        yield
+        return move_ref(store, ref, old, new)
     finally:
         with contextlib.suppress(OSError):
             mark.unlink()
 
 
-def clear_left_lock(mark: Path, lock: Path, ref: bytes) -> bool:
+def _clear_left_lock(mark: Path, lock: Path, ref: bytes) -> None:
     """Remove `lock` when `mark` names `ref` and a process that is gone: its writer was
-    killed while dulwich held the lock. Whether it was removed."""
+    killed while dulwich held the lock (our own pid counts as alive)."""
     if not os.path.lexists(lock):
-        return False
+        return
     pid = _writer(read_regular(mark, 4096), ref)
-    if pid is None or pid == os.getpid() or _alive(pid):
-        return False
+    if pid is None or _alive(pid):
+        return
     with contextlib.suppress(FileNotFoundError):
         lock.unlink()
-    return True
 
 
 def _writer(text: bytes | None, ref: bytes) -> int | None:

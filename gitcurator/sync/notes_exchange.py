@@ -28,8 +28,8 @@ from gitcurator.store.notes import (
 )
 from gitcurator.store.notes_diff import NotesDiff, notes_diff, notes_keys
 from gitcurator.store.objects import TREE_MODE, object_kind
-from gitcurator.store.ref_writer import moving_ref
-from gitcurator.store.refs import move_ref, ref_value, set_ref
+from gitcurator.store.ref_writer import move_notes_ref
+from gitcurator.store.refs import ref_value, set_ref
 from gitcurator.store.remote import Remote, RemoteError
 from gitcurator.sync.notes_checks import (
     breaks_a_record,
@@ -92,9 +92,7 @@ def _merge_locked(store: Store, remote: Remote, remote_tip: ObjectID | None) -> 
     if fast_forward and not breaks_a_record(store, local_tip, remote_tip, remote_keys):
         # Fast-forward: the remote's history holds ours. Only its new notes are looked at,
         # for the ones plain `git notes` wrote.
-        with moving_ref(store, NOTES_REF):
-            moved = move_ref(store, NOTES_REF, local_tip, remote_tip)
-        if not moved:
+        if not move_notes_ref(store, NOTES_REF, local_tip, remote_tip):
             raise CuratorError(f"{NOTES_REF.decode()} moved while syncing; run it again")
         ledger.forget_names(store)
         changed = notes_changed(store, local_tip, remote_tip)
