@@ -7,7 +7,7 @@ person removed it. The mark (`statefiles.REF_WRITER`: the writer's pid and the r
 written before the move and removed after it, always under the notes lock, so a lock found
 with the mark of a process that is gone is that writer's and is removed. Any other lock (no
 mark, another ref's mark, a live pid) may be a live git's, and move_ref reports it as before.
-Every move of a notes ref goes through move_notes_ref.
+Every compare-and-swap of a notes ref goes through move_notes_ref.
 """
 
 from __future__ import annotations
@@ -42,15 +42,26 @@ def move_notes_ref(store: Store, ref: bytes, old: ObjectID | None, new: ObjectID
 
 
 def _clear_left_lock(mark: Path, lock: Path, ref: bytes) -> None:
-    """Remove `lock` when `mark` names `ref` and a process that is gone: its writer was
-    killed while dulwich held the lock (our own pid counts as alive)."""
-    if not os.path.lexists(lock):
+    """Remove `lock` when `mark` names `ref` and a process that is gone, and the lock was
+    made right after the mark: its writer was killed while dulwich held the lock (our own
+    pid counts as alive). A mark outlives a writer killed outside that window, and a lock
+    made later than it (a live git's) is not that writer's."""
+    try:
+        made = os.lstat(lock).st_mtime - os.lstat(mark).st_mtime
+    except OSError:
+        return  # no lock, or no mark
+    if not -_SLACK <= made <= _SLACK:
         return
     pid = _writer(read_regular(mark, 4096), ref)
     if pid is None or _alive(pid):
         return
     with contextlib.suppress(FileNotFoundError):
         lock.unlink()
+
+
+# Seconds between the mark and the lock its writer took: the two are made milliseconds apart
+# (file systems with coarse times round both down).
+_SLACK = 2.0
 
 
 def _writer(text: bytes | None, ref: bytes) -> int | None:

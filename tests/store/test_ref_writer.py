@@ -3,8 +3,10 @@ writer (its mark names a process that is gone); any other lock still stops the w
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -90,3 +92,15 @@ def test_any_other_lock_still_stops_the_flush_naming_it(
 def test_a_write_leaves_no_mark_behind(pending: Path) -> None:
     assert run_cli("flush", "-C", str(pending)).code == 0
     assert not (pending / ".git" / "gitcurator" / REF_WRITER).exists()
+
+
+def test_a_lock_made_long_after_a_dead_writers_mark_is_not_its_and_stays(pending: Path) -> None:
+    """A mark left by a writer killed outside the lock's window, and a lock a live git took
+    an hour later: the lock is not the dead writer's."""
+    lock = _left(pending, f"{_dead_pid()} {NOTES}\n")
+    hour_ago = time.time() - 3600
+    os.utime(pending / ".git" / "gitcurator" / REF_WRITER, (hour_ago, hour_ago))
+    done = run_cli("flush", "-C", str(pending))
+    assert done.code == 1, done
+    assert f"the lock file {lock}" in done.err
+    assert lock.exists()
